@@ -1,0 +1,144 @@
+"""The protocol every ruleset implements (DESIGN.md §3).
+
+An engine is a module-level object with pure functions over JSON-serialisable
+state dicts.  The web layer knows nothing else about a ruleset:
+
+    setup(players, options, seed, deal=None) -> Result(state, events)
+    legal_actions(state, seat)               -> list[Action]   (seat None = the server/timer)
+    apply(state, seat, action)               -> Result(state, events)   raises IllegalAction
+    view(state, seat)                        -> dict           (seat None = the TV, public only)
+    outcome(state)                           -> Outcome | None
+    waiting_for(state)                       -> list[int]      seats whose input the game awaits
+
+Conventions every engine keeps:
+
+* ``state`` is a plain dict of JSON types and is never mutated by ``apply``; the
+  result carries a new dict.
+* ``state["turn"]`` is an int that grows whenever what the players are asked
+  changes (a new proposal, a new vote, a new phase).  A phone's form carries the
+  turn it was rendered at; an action for an older turn is stale.
+* Every random choice is drawn from ``engines.rng.rng(seed, label)`` and recorded
+  as an event, so replay from seed + actions reproduces the game exactly.
+* Events carry an audience: ``PUBLIC``, ``NOBODY`` (game master / reveal only)
+  or a sorted list of seats.  What a seat may ever learn is its ``view`` plus
+  the events whose audience includes it.
+* Engines emit codes and parameters, never sentences; the web layer translates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+PUBLIC = "public"
+NOBODY = "nobody"
+Audience = str | list[int]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, with who may know it."""
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+    audience: Audience = PUBLIC
+
+    def visible_to(self, seat: int | None) -> bool:
+        if self.audience == PUBLIC:
+            return True
+        if self.audience == NOBODY or seat is None:
+            return False
+        return seat in self.audience
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "data": self.data, "audience": self.audience}
+
+
+class Result(NamedTuple):
+    state: State
+    events: list[Event]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winning side, why, and the seats that won."""
+
+    winner: str
+    reason: str
+    winners: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason, "winners": list(self.winners)}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setup option the host can switch; ``kind`` is ``bool`` or ``choice``."""
+
+    key: str
+    label: str
+    default: Any
+    help: str = ""
+    kind: str = "bool"
+    choices: tuple[tuple[str, str], ...] = ()
+
+    def parse(self, raw: Any) -> Any:
+        """Coerce a submitted value, or raise ValueError with a reason."""
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            if raw in (None, "", "0", "false", "off"):
+                return False
+            if raw in ("1", "true", "on"):
+                return True
+            raise ValueError(f"{self.key}: expected on/off")
+        values = [value for value, _ in self.choices]
+        if raw not in values:
+            raise ValueError(f"{self.key}: expected one of {', '.join(values)}")
+        return raw
+
+
+class EngineError(Exception):
+    """Base of every error an engine raises on purpose."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class MalformedAction(EngineError):
+    """The action cannot be understood at all (HTTP 400)."""
+
+
+class IllegalAction(EngineError):
+    """The action is understood but not allowed now (HTTP 409). State is unchanged."""
+
+
+class Ruleset(Protocol):
+    slug: str
+    title: str
+    min_players: int
+    max_players: int
+
+    def options(self) -> list[Option]: ...
+    def setup(self, players: int, options: dict, seed: int, deal: dict | None = None) -> Result: ...
+    def legal_actions(self, state: State, seat: int | None) -> list[Action]: ...
+    def apply(self, state: State, seat: int | None, action: Action) -> Result: ...
+    def view(self, state: State, seat: int | None) -> dict: ...
+    def outcome(self, state: State) -> Outcome | None: ...
+    def waiting_for(self, state: State) -> list[int]: ...
+
+
+def resolve_options(ruleset: Ruleset, raw: dict[str, Any]) -> dict[str, Any]:
+    """Every option of ``ruleset`` with its default, overridden by parsed ``raw`` values."""
+    unknown = set(raw) - {option.key for option in ruleset.options()}
+    if unknown:
+        raise ValueError(f"unknown option {sorted(unknown)[0]}")
+    return {
+        option.key: option.parse(raw[option.key]) if option.key in raw else option.default
+        for option in ruleset.options()
+    }

@@ -1,0 +1,742 @@
+"""Mafie — MINDOK's Czech edition of Don Eskridge's *The Resistance* (slug ``mafie``).
+
+Source: the Czech rulebook ``shared/seeds/000_82e72ada2159bcb0.txt`` (the authority), restated
+in English in ``shared/rules/mafie.md`` sections A.0–A.6 ("rules A.2" below means that file).
+The Czech edition keeps the Resistance mechanics one to one but swaps the morals: the
+**mafiosi** are the uninformed majority and want every action (job) to *succeed*; the undercover
+**detectives** are the informed minority and want actions to *fail*.  The app is the game master:
+nobody sits out, the TV shows the public board, each phone its owner's secrets.
+
+Phases (rules A.2; ``[...]`` marks where the Plot Thickens expansion will hook in)::
+
+    setup ── roles dealt, first Kmotr drawn at random
+      │
+      ├──────────────► detective_meeting   every seat taps "ready" (detectives see their partners)
+      │ blind_detectives        │ all ready
+      ▼                         ▼
+    _begin_round ◄──────────────┘     round_start narration: job r, crew size, 2 fails?
+      ▼
+    _begin_proposal   [PRE_PROPOSAL: Strong Leader; PLOT_DEAL]
+      ▼
+    team_selection    the Kmotr proposes a crew ([targeting] and the job slot)
+      ▼
+    _begin_vote       [Opinion Makers vote first]
+      ▼
+    team_vote         every seat votes, secret and simultaneous; revealed by name at the end
+      │  rejected: rejections += 1 ── 5th ──► game_over (detectives, five_rejections)
+      │            else Kmotr → left, back to _begin_proposal (same job)
+      ▼  approved
+    _after_approval   [POST_APPROVAL: No Confidence, In the Spotlight]; rejections := 0
+      ▼
+    action_play       each crew member plays Success/Fail in secret (mafiosi: Success only)
+      ▼
+    _after_cards_submitted   [CLOSE_EYE window]
+      ▼
+    _reveal_action    counts only; 3 successes ──► game_over (mafia, three_successes)
+      │                          3 failures  ──► game_over (detectives, three_failures)
+      └── else Kmotr → left of the Kmotr who proposed this crew; round += 1; _begin_round
+
+Who may know what (rules A.4):
+
+* Roles: each seat learns its own (event ``role``, audience [seat]); non-blind detectives also
+  learn the other detectives.  ``roles_dealt`` goes to nobody.  All roles are public at game
+  over (rules A-Q14).
+* Votes: secret until the last one arrives, then all revealed with names (rules A.0, A.2).
+  Not even the voter's own phone shows a cast vote (a glance at a phone gives nothing away).
+* Action cards: never attributed, only the counts are revealed (rules A.2 ``ACTION_REVEAL``).
+  They are dropped from the state at the reveal; the game-master-only ``action_cards`` event
+  keeps them for the log.
+* Everything else (Kmotr, crew, track, rejection counter, who has voted/played/is ready) is public.
+
+Every secret lives under ``state["secret"]`` (``roles``, ``ballots``, ``cards``); views are built
+field by field and never copy that dict.
+
+Our decisions where the rules leave room (report these in ``docs/``):
+
+* Detective meeting, phone mode: every seat taps ready, so the TV and the table learn nothing
+  from who acts (rules A.2 ``DETECTIVE_MEETING``, A.4 "phone mode").
+* A mafioso who plays Fail gets a private refusal ``mafioso_must_succeed``; every phone shows
+  the same buttons (rules A-Q13).  ``legal_actions`` of a mafioso lists only Success.
+* The crew is stored in seat order (the Kmotr's picking order carries no meaning).
+* Targeting (rules A.3.1): the slot is part of the proposal and is required; the two-fail rule
+  sits on slot 4 (A-Q12); ``round`` counts attempted jobs, the team size comes from the slot.
+* Narration: the fifth rejection says ``five_rejections {approve, reject}`` instead of
+  ``rejected`` (there is no next Kmotr).  With targeting the round's opening is
+  ``choose_slot {round, kmotr}`` (the crew size is unknown until the slot is chosen) and a
+  proposal opens with ``slot_chosen {slot, team_size, two_fails}`` before ``vote``.
+* ``legal_actions`` enumerates every crew: C(n, k) ≤ 252 for every row of the table.  Should a
+  table ever exceed ``TEAM_SAMPLE_LIMIT`` crews, a deterministic, evenly spread subset is listed.
+* The server (seat ``None``) has nothing to do in the base game.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+from math import comb
+from typing import Any
+
+from engines.base import (
+    NOBODY, Action, Event, IllegalAction, MalformedAction, Option, Outcome, Result, State,
+)
+from engines.rng import rng
+
+# --------------------------------------------------------------------------------------------
+# Tables (rules A.1; Czech rulebook, Příprava hry and Vytvoření týmu)
+# --------------------------------------------------------------------------------------------
+
+MAFIOSO, DETECTIVE = "mafioso", "detective"
+SUCCESS, FAIL = "success", "fail"
+MAFIA, DETECTIVES = "mafia", "detectives"
+
+# players: (mafiosi, detectives) — Czech rulebook, Příprava hry.
+ROLES = {5: (3, 2), 6: (4, 2), 7: (4, 3), 8: (5, 3), 9: (6, 3), 10: (6, 4)}
+
+# players: crew size for actions 1..5 — Czech rulebook, Vytvoření týmu.
+TEAM_SIZE = {
+    5: (2, 3, 2, 3, 3),
+    6: (2, 3, 4, 3, 4),
+    7: (2, 3, 3, 4, 4),
+    8: (3, 4, 4, 5, 5),
+    9: (3, 4, 4, 5, 5),
+    10: (3, 4, 4, 5, 5),
+}
+
+# "more than half of ALL players", i.e. floor(N/2) + 1; a tie is a rejection
+# (Czech rulebook, Hlasování o týmu).
+APPROVALS_NEEDED = {5: 3, 6: 4, 7: 4, 8: 5, 9: 5, 10: 6}
+
+SLOTS = 5                       # at most five actions (Czech rulebook, Průběh hry)
+WINS_NEEDED = 3                 # 3 successes: mafia; 3 failures: detectives (Konec hry)
+MAX_REJECTIONS = 5              # 5 teams in a row not approved: detectives win at once
+TWO_FAIL_SLOT = 4               # "the 4th action with 7+ players needs 2 fail cards"
+TWO_FAIL_MIN_PLAYERS = 7
+SLOT5_SUCCESSES_NEEDED = 2      # targeting: "the 5th action only after 2 actions succeeded"
+TEAM_SAMPLE_LIMIT = 256         # legal_actions lists at most this many crews per slot
+
+DETECTIVE_MEETING = "detective_meeting"
+TEAM_SELECTION = "team_selection"
+TEAM_VOTE = "team_vote"
+ACTION_PLAY = "action_play"
+GAME_OVER = "game_over"
+
+OPTIONS = [
+    Option("targeting", "Change the order of actions", False,
+           help="The Kmotr first picks which action to attempt; each action once; the 5th "
+                "only after two actions succeeded (Czech rulebook, Změna pořadí akcí)."),
+    Option("blind_detectives", "Detectives don't know each other", False,
+           help="Skip the detective meeting (Czech rulebook, Detektivové se neznají)."),
+]
+
+
+def team_size(players: int, slot: int) -> int:
+    return TEAM_SIZE[players][slot - 1]
+
+
+def fails_needed(players: int, slot: int) -> int:
+    """Fail cards that foil the action in ``slot`` (rules A.2; A-Q12 puts the rule on slot 4)."""
+    return 2 if slot == TWO_FAIL_SLOT and players >= TWO_FAIL_MIN_PLAYERS else 1
+
+
+def left(state: State, seat: int) -> int:
+    """The next seat clockwise (rules §0: Czech "po levici" = clockwise)."""
+    return (seat + 1) % state["players"]
+
+
+# --------------------------------------------------------------------------------------------
+# Setup (rules A.1 "Setup procedure")
+# --------------------------------------------------------------------------------------------
+
+def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> Result:
+    """Deal roles, draw the first Kmotr, and open the detective meeting (or the first round)."""
+    if type(players) is not int or players not in ROLES:
+        raise ValueError(f"Mafie needs 5 to 10 players, not {players!r}")
+    options = _checked_options(options)
+    deal = _checked_deal(players, deal or {})
+    roles = deal["roles"] if "roles" in deal else _deal_roles(players, seed)
+    kmotr = deal["kmotr"] if "kmotr" in deal else rng(seed, "kmotr").randrange(players)
+    state: State = {
+        "ruleset": "mafie",
+        "players": players,
+        "options": options,
+        "phase": "setup",
+        "turn": 0,
+        "round": 1,
+        "kmotr": kmotr,
+        "slot": None,
+        "team": [],
+        "rejections": 0,
+        "track": [{"result": None, "fails": None} for _ in range(SLOTS)],
+        "ready": [],
+        "last_vote": None,
+        "last_action": None,
+        "vote_history": [],
+        "narration": [],
+        "outcome": None,
+        "secret": {"roles": roles, "ballots": [None] * players, "cards": [None] * players},
+    }
+    events = [Event("roles_dealt", {"roles": list(roles)}, NOBODY)]
+    events += [Event("role", _role_notice(state, seat), [seat]) for seat in range(players)]
+    events.append(Event("kmotr_chosen", {"kmotr": kmotr}))
+    _say(state, "setup")
+    if options["blind_detectives"]:
+        _begin_round(state, events)     # rules A.3.2: skip the detective meeting
+    else:
+        _begin_detective_meeting(state, events)
+    return Result(state, events)
+
+
+def _checked_options(options: dict) -> dict:
+    keys = {option.key for option in OPTIONS}
+    if set(options) != keys:
+        raise ValueError(f"Mafie options must be exactly {sorted(keys)}")
+    for key in keys:
+        if not isinstance(options[key], bool):
+            raise ValueError(f"{key}: expected on/off")
+    return {key: options[key] for key in sorted(keys)}
+
+
+def _checked_deal(players: int, deal: dict) -> dict:
+    """Validate a forced secret setup for tests and replays."""
+    if not isinstance(deal, dict) or set(deal) - {"roles", "kmotr"}:
+        raise ValueError("deal may only force 'roles' and 'kmotr'")
+    if "roles" in deal:
+        roles = deal["roles"]
+        mafiosi, detectives = ROLES[players]
+        if (not isinstance(roles, list) or len(roles) != players
+                or roles.count(MAFIOSO) != mafiosi or roles.count(DETECTIVE) != detectives):
+            raise ValueError(f"{players} players need {mafiosi} mafiosi and {detectives} detectives")
+        deal = {**deal, "roles": list(roles)}
+    if "kmotr" in deal:
+        kmotr = deal["kmotr"]
+        if type(kmotr) is not int or not 0 <= kmotr < players:
+            raise ValueError(f"kmotr must be a seat 0..{players - 1}")
+    return deal
+
+
+def _deal_roles(players: int, seed: int) -> list[str]:
+    """Shuffle the character cards and deal one to each seat (Czech rulebook, Příprava hry)."""
+    mafiosi, detectives = ROLES[players]
+    roles = [MAFIOSO] * mafiosi + [DETECTIVE] * detectives
+    rng(seed, "deal").shuffle(roles)
+    return roles
+
+
+def _role_notice(state: State, seat: int) -> dict:
+    """What ``seat`` learns at the deal: its role and, unless blind, its fellow detectives."""
+    return {"role": state["secret"]["roles"][seat], "partners": _partners(state, seat) or []}
+
+
+def _partners(state: State, seat: int) -> list[int] | None:
+    """The other detectives, known to a detective after the meeting (rules A.2); else None."""
+    roles = state["secret"]["roles"]
+    if roles[seat] != DETECTIVE or state["options"]["blind_detectives"]:
+        return None
+    return [other for other, role in enumerate(roles) if role == DETECTIVE and other != seat]
+
+
+# --------------------------------------------------------------------------------------------
+# Phase transitions
+#
+# Each takes a state dict owned by the current ``apply``/``setup`` (already a copy), assigns its
+# top-level keys and appends to ``events``.  Nested lists and dicts are replaced, never modified
+# in place, so the caller's input state is never touched.
+# --------------------------------------------------------------------------------------------
+
+def _say(state: State, code: str, **params: Any) -> None:
+    """Add a public narration line (rules A.4) to the current step."""
+    state["narration"] = state["narration"] + [{"code": code, "params": params}]
+
+
+def _next_turn(state: State, phase: str) -> None:
+    state["phase"] = phase
+    state["turn"] += 1
+
+
+def _begin_detective_meeting(state: State, events: list[Event]) -> None:
+    _next_turn(state, DETECTIVE_MEETING)
+    _say(state, "detective_meeting")
+
+
+def _begin_round(state: State, events: list[Event]) -> None:
+    """ROUND_START(r) (rules A.2).  [Expansion: the round's plot deal is scheduled from here.]"""
+    events.append(Event("round_started", {"round": state["round"], "kmotr": state["kmotr"]}))
+    if not state["options"]["targeting"]:
+        slot = state["round"]
+        _say(state, "round_start", round=slot, team_size=team_size(state["players"], slot),
+             two_fails=fails_needed(state["players"], slot) == 2)
+    _begin_proposal(state, events)
+
+
+def _begin_proposal(state: State, events: list[Event]) -> None:
+    """A new team-building attempt.  [Expansion: PRE_PROPOSAL window (Strong Leader) first.]"""
+    _next_turn(state, TEAM_SELECTION)
+    state["team"] = []
+    if state["options"]["targeting"]:
+        state["slot"] = None    # rules A.3.1: the Kmotr names the slot with the crew
+        _say(state, "choose_slot", round=state["round"], kmotr=state["kmotr"])
+    else:
+        state["slot"] = state["round"]
+        _say(state, "team_selection", kmotr=state["kmotr"],
+             team_size=team_size(state["players"], state["slot"]))
+
+
+def _begin_vote(state: State, events: list[Event]) -> None:
+    """TEAM_VOTE: every seat votes (rules A.2).  [Expansion: Opinion Makers vote first.]"""
+    _next_turn(state, TEAM_VOTE)
+    state["secret"] = {**state["secret"], "ballots": [None] * state["players"]}
+    state["narration"] = []
+    if state["options"]["targeting"]:
+        slot = state["slot"]
+        _say(state, "slot_chosen", slot=slot, team_size=team_size(state["players"], slot),
+             two_fails=fails_needed(state["players"], slot) == 2)
+    _say(state, "vote", approvals_needed=APPROVALS_NEEDED[state["players"]])
+
+
+def _reveal_votes(state: State, events: list[Event]) -> None:
+    """Flip every vote card face up, with names (Czech rulebook, Hlasování o týmu)."""
+    players = state["players"]
+    ballots = state["secret"]["ballots"]
+    approve = ballots.count(True)
+    record = {
+        "kmotr": state["kmotr"], "slot": state["slot"], "team": list(state["team"]),
+        "votes": list(ballots), "approve": approve, "reject": players - approve,
+        # "nadpoloviční většina všech hráčů"; a tie is a rejection (Hlasování o týmu)
+        "approved": approve >= APPROVALS_NEEDED[players],
+    }
+    state["secret"] = {**state["secret"], "ballots": [None] * players}
+    state["last_vote"] = record
+    state["vote_history"] = state["vote_history"] + [record]
+    state["narration"] = []
+    events.append(Event("votes_revealed", dict(record)))
+    if record["approved"]:
+        _after_approval(state, events)
+    else:
+        _after_rejection(state, events)
+
+
+def _after_approval(state: State, events: list[Event]) -> None:
+    """[Expansion: POST_APPROVAL window (No Confidence, In the Spotlight) goes here.]"""
+    vote = state["last_vote"]
+    _say(state, "approved", approve=vote["approve"], reject=vote["reject"])
+    # The counter resets only when an approved crew proceeds to the action (rules A.2).
+    state["rejections"] = 0
+    _begin_action_play(state, events)
+
+
+def _after_rejection(state: State, events: list[Event]) -> None:
+    """A failed vote (rules A.2); No Confidence will count the same way (rules A-Q7)."""
+    vote = state["last_vote"]
+    state["rejections"] += 1
+    if state["rejections"] >= MAX_REJECTIONS:
+        # "Detektivové ve hře zvítězí okamžitě, když není schváleno 5 týmů pro akci po sobě."
+        _say(state, "five_rejections", approve=vote["approve"], reject=vote["reject"])
+        _end_game(state, events, DETECTIVES, "five_rejections")
+        return
+    # "posuňte žeton kmotra ke hráči po levici současného kmotra" (Hlasování o týmu)
+    _pass_kmotr(state, events, left(state, state["kmotr"]))
+    _say(state, "rejected", approve=vote["approve"], reject=vote["reject"],
+         count=state["rejections"], kmotr=state["kmotr"])
+    _begin_proposal(state, events)
+
+
+def _pass_kmotr(state: State, events: list[Event], seat: int) -> None:
+    state["kmotr"] = seat
+    events.append(Event("kmotr_passed", {"kmotr": seat}))
+
+
+def _begin_action_play(state: State, events: list[Event]) -> None:
+    """ACTION_PLAY: each crew member plays one action card in secret (rules A.2)."""
+    _next_turn(state, ACTION_PLAY)
+    state["secret"] = {**state["secret"], "cards": [None] * state["players"]}
+    _say(state, "action_play")
+
+
+def _after_cards_submitted(state: State, events: list[Event]) -> None:
+    """[Expansion: CLOSE_EYE window (Keeping a Close Eye on You) goes here.]"""
+    _reveal_action(state, events)
+
+
+def _reveal_action(state: State, events: list[Event]) -> None:
+    """Shuffle and reveal the cards: counts only, never who played what (rules A.2)."""
+    players, slot = state["players"], state["slot"]
+    cards = state["secret"]["cards"]
+    played = [cards[seat] for seat in state["team"]]
+    fails = played.count(FAIL)
+    # One fail foils an action, two on the 4th with 7+ players (Czech rulebook, Průběh akce).
+    result = FAIL if fails >= fails_needed(players, slot) else SUCCESS
+    track = list(state["track"])
+    track[slot - 1] = {"result": result, "fails": fails}
+    state["track"] = track
+    state["last_action"] = {"slot": slot, "successes": len(played) - fails, "fails": fails,
+                            "result": result}
+    state["secret"] = {**state["secret"], "cards": [None] * players}
+    events.append(Event("action_cards", {"slot": slot, "team": list(state["team"]),
+                                         "cards": played}, NOBODY))
+    events.append(Event("action_revealed", dict(state["last_action"])))
+    state["narration"] = []
+    _say(state, "reveal", successes=len(played) - fails, fails=fails, result=result)
+    if fails == 1 and fails_needed(players, slot) == 2:
+        _say(state, "two_fails_needed")
+    _after_action(state, events)
+
+
+def _after_action(state: State, events: list[Event]) -> None:
+    """Three of a kind ends the game; else the next round (Czech rulebook, Konec hry)."""
+    results = [entry["result"] for entry in state["track"]]
+    if results.count(SUCCESS) >= WINS_NEEDED:
+        _say(state, "mafia_win")
+        _end_game(state, events, MAFIA, "three_successes")
+    elif results.count(FAIL) >= WINS_NEEDED:
+        _say(state, "detective_win")
+        _end_game(state, events, DETECTIVES, "three_failures")
+    else:
+        # Left of the Kmotr who proposed the approved crew (rules A.2 invariants).
+        _pass_kmotr(state, events, left(state, state["last_vote"]["kmotr"]))
+        state["round"] += 1
+        _begin_round(state, events)
+
+
+# --------------------------------------------------------------------------------------------
+# Actions
+# --------------------------------------------------------------------------------------------
+
+def ready(state: State, seat: int, action: Action) -> Result:
+    """Detective meeting, phone mode: every seat taps ready once (rules A.2, A.4)."""
+    _expect_phase(state, DETECTIVE_MEETING)
+    if seat in state["ready"]:
+        raise IllegalAction("already_ready", "You are already ready")
+    new = dict(state)
+    new["ready"] = sorted(state["ready"] + [seat])
+    events = [Event("ready", {"seat": seat})]
+    if len(new["ready"]) == new["players"]:
+        new["narration"] = []
+        _begin_round(new, events)
+    return Result(new, events)
+
+
+def propose_team(state: State, seat: int, action: Action) -> Result:
+    """The Kmotr names the crew (and, with targeting, the slot) (rules A.2 TEAM_SELECTION)."""
+    _expect_phase(state, TEAM_SELECTION)
+    if seat != state["kmotr"]:
+        raise IllegalAction("not_kmotr", "Only the Kmotr proposes the crew")
+    slot = _checked_slot(state, action.get("slot"))
+    team = _checked_team(state, action["team"], team_size(state["players"], slot))
+    new = dict(state)
+    new["slot"] = slot
+    new["team"] = team
+    events = [Event("team_proposed", {"kmotr": seat, "slot": slot, "team": list(team)})]
+    _begin_vote(new, events)
+    return Result(new, events)
+
+
+def _checked_slot(state: State, slot: int | None) -> int:
+    if not state["options"]["targeting"]:
+        if slot is not None and slot != state["round"]:
+            raise IllegalAction("wrong_slot", f"This is action {state['round']}")
+        return state["round"]
+    # Targeting (Czech rulebook, Změna pořadí akcí; rules A.3.1)
+    if slot is None:
+        raise IllegalAction("slot_required", "Choose which action to attempt")
+    if not 1 <= slot <= SLOTS:
+        raise IllegalAction("unknown_slot", "There are only actions 1 to 5")
+    if state["track"][slot - 1]["result"] is not None:
+        raise IllegalAction("slot_played", "Each action can be played only once")
+    if slot == SLOTS and _successes(state) < SLOT5_SUCCESSES_NEEDED:
+        raise IllegalAction("slot_locked", "Action 5 opens only after two successful actions")
+    return slot
+
+
+def _checked_team(state: State, team: list[int], size: int) -> list[int]:
+    """Exactly ``size`` distinct players, the Kmotr may include himself (rules A.2)."""
+    if any(not 0 <= seat < state["players"] for seat in team):
+        raise IllegalAction("unknown_seat", "Pick players at this table")
+    if len(set(team)) != len(team):
+        raise IllegalAction("duplicate_seat", "Pick each player at most once")
+    if len(team) != size:
+        raise IllegalAction("wrong_team_size", f"The crew needs exactly {size} players")
+    return sorted(team)
+
+
+def vote(state: State, seat: int, action: Action) -> Result:
+    """Approve or reject, secretly; revealed when the last vote arrives (rules A.2 TEAM_VOTE)."""
+    _expect_phase(state, TEAM_VOTE)
+    ballots = state["secret"]["ballots"]
+    if ballots[seat] is not None:
+        raise IllegalAction("already_voted", "You have already voted")
+    ballots = list(ballots)
+    ballots[seat] = action["approve"]
+    new = dict(state)
+    new["secret"] = {**state["secret"], "ballots": ballots}
+    events = [Event("vote_cast", {"seat": seat})]
+    if None not in ballots:     # "the app waits for every vote" (rules A.2)
+        _reveal_votes(new, events)
+    return Result(new, events)
+
+
+def play_action_card(state: State, seat: int, action: Action) -> Result:
+    """A crew member plays Success or Fail in secret (rules A.2 ACTION_PLAY)."""
+    _expect_phase(state, ACTION_PLAY)
+    if seat not in state["team"]:
+        raise IllegalAction("not_on_team", "Only the crew plays action cards")
+    cards = state["secret"]["cards"]
+    if cards[seat] is not None:
+        raise IllegalAction("already_played", "You have already played your card")
+    card = action["card"]
+    # "Mafiáni musejí vybrat karty úspěchu" (Czech rulebook, Průběh akce); refused privately.
+    if card == FAIL and state["secret"]["roles"][seat] == MAFIOSO:
+        raise IllegalAction("mafioso_must_succeed", "Mafiosi must play Success")
+    cards = list(cards)
+    cards[seat] = card
+    new = dict(state)
+    new["secret"] = {**state["secret"], "cards": cards}
+    events = [Event("card_played", {"seat": seat})]
+    if all(cards[member] is not None for member in new["team"]):
+        _after_cards_submitted(new, events)
+    return Result(new, events)
+
+
+def _expect_phase(state: State, phase: str) -> None:
+    if state["phase"] != phase:
+        raise IllegalAction("wrong_phase", "That is not possible right now")
+
+
+def _successes(state: State) -> int:
+    return sum(1 for entry in state["track"] if entry["result"] == SUCCESS)
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing actions (structure only; the rules are checked by the handlers above)
+# --------------------------------------------------------------------------------------------
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _parse_ready(action: Action) -> None:
+    pass
+
+
+def _parse_propose_team(action: Action) -> None:
+    team = action.get("team")
+    if not isinstance(team, list) or not all(_is_int(seat) for seat in team):
+        raise MalformedAction("bad_team", "A crew is a list of seat numbers")
+    slot = action.get("slot")
+    if slot is not None and not _is_int(slot):
+        raise MalformedAction("bad_slot", "A slot is an action number")
+
+
+def _parse_vote(action: Action) -> None:
+    if not isinstance(action.get("approve"), bool):
+        raise MalformedAction("bad_vote", "A vote is approve: true or false")
+
+
+def _parse_play_action_card(action: Action) -> None:
+    if action.get("card") not in (SUCCESS, FAIL):
+        raise MalformedAction("bad_card", "Play either success or fail")
+
+
+_ACTIONS = {
+    "ready": (_parse_ready, ready),
+    "propose_team": (_parse_propose_team, propose_team),
+    "vote": (_parse_vote, vote),
+    "play_action_card": (_parse_play_action_card, play_action_card),
+}
+
+
+def apply(state: State, seat: int | None, action: Action) -> Result:
+    """Apply ``seat``'s action to a copy of ``state``; raise and change nothing if it is bad."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise MalformedAction("bad_action", "An action is an object with a type")
+    if action["type"] not in _ACTIONS:
+        raise MalformedAction("unknown_action", f"Unknown action {action['type']!r}")
+    parse, handler = _ACTIONS[action["type"]]
+    parse(action)
+    if seat is not None and (not _is_int(seat) or not 0 <= seat < state["players"]):
+        raise MalformedAction("bad_seat", "No such seat")
+    if state["phase"] == GAME_OVER:
+        raise IllegalAction("game_over", "The game is over")
+    if seat is None:
+        raise IllegalAction("not_your_turn", "The game master has nothing to do here")
+    return handler(state, seat, action)
+
+
+# --------------------------------------------------------------------------------------------
+# Whose move
+# --------------------------------------------------------------------------------------------
+
+def waiting_for(state: State) -> list[int]:
+    """Seats whose input the game awaits now."""
+    phase, players = state["phase"], state["players"]
+    if phase == DETECTIVE_MEETING:
+        return [seat for seat in range(players) if seat not in state["ready"]]
+    if phase == TEAM_SELECTION:
+        return [state["kmotr"]]
+    if phase == TEAM_VOTE:
+        return [seat for seat, ballot in enumerate(state["secret"]["ballots"]) if ballot is None]
+    if phase == ACTION_PLAY:
+        cards = state["secret"]["cards"]
+        return [seat for seat in state["team"] if cards[seat] is None]
+    return []
+
+
+def _action_types(state: State, seat: int | None) -> list[str]:
+    """The kinds of action ``seat`` may take now (the same for every role: rules A-Q13)."""
+    if seat is None or seat not in waiting_for(state):
+        return []
+    return [{DETECTIVE_MEETING: "ready", TEAM_SELECTION: "propose_team", TEAM_VOTE: "vote",
+             ACTION_PLAY: "play_action_card"}[state["phase"]]]
+
+
+def legal_actions(state: State, seat: int | None) -> list[Action]:
+    """Every action ``seat`` may apply now (crews: see ``TEAM_SAMPLE_LIMIT``)."""
+    types = _action_types(state, seat)
+    if not types:
+        return []
+    kind = types[0]
+    if kind == "ready":
+        return [{"type": "ready"}]
+    if kind == "vote":
+        return [{"type": "vote", "approve": True}, {"type": "vote", "approve": False}]
+    if kind == "play_action_card":
+        if state["secret"]["roles"][seat] == MAFIOSO:
+            return [{"type": "play_action_card", "card": SUCCESS}]
+        return [{"type": "play_action_card", "card": card} for card in (SUCCESS, FAIL)]
+    return [{"type": "propose_team", "team": list(team), "slot": slot}
+            for slot in _open_slots(state) or [state["round"]]
+            for team in _crews(state["players"], team_size(state["players"], slot))]
+
+
+def _open_slots(state: State) -> list[int]:
+    """Slots the Kmotr may choose now (targeting only; rules A.3.1)."""
+    if not state["options"]["targeting"] or state["phase"] != TEAM_SELECTION:
+        return []
+    unlocked = _successes(state) >= SLOT5_SUCCESSES_NEEDED
+    return [slot for slot in range(1, SLOTS + 1)
+            if state["track"][slot - 1]["result"] is None and (slot < SLOTS or unlocked)]
+
+
+@lru_cache(maxsize=None)
+def _crews(players: int, size: int) -> tuple[tuple[int, ...], ...]:
+    """All crews of ``size``, or an evenly spread deterministic subset of TEAM_SAMPLE_LIMIT."""
+    crews = tuple(combinations(range(players), size))
+    total = comb(players, size)
+    if total <= TEAM_SAMPLE_LIMIT:
+        return crews
+    return tuple(crews[index * total // TEAM_SAMPLE_LIMIT] for index in range(TEAM_SAMPLE_LIMIT))
+
+
+# --------------------------------------------------------------------------------------------
+# End of game
+# --------------------------------------------------------------------------------------------
+
+def _end_game(state: State, events: list[Event], winner: str, reason: str) -> None:
+    """GAME_OVER: the winning team, and every role revealed (rules A.2, A-Q14)."""
+    _next_turn(state, GAME_OVER)
+    role = MAFIOSO if winner == MAFIA else DETECTIVE
+    roles = state["secret"]["roles"]
+    winners = [seat for seat, seat_role in enumerate(roles) if seat_role == role]
+    state["outcome"] = {"winner": winner, "reason": reason, "winners": winners}
+    events.append(Event("game_over", {"winner": winner, "reason": reason,
+                                      "winners": list(winners), "roles": list(roles)}))
+
+
+def outcome(state: State) -> Outcome | None:
+    result = state["outcome"]
+    if result is None:
+        return None
+    return Outcome(result["winner"], result["reason"], tuple(result["winners"]))
+
+
+# --------------------------------------------------------------------------------------------
+# Views (rules A.4): built field by field from public state, plus the viewer's own secrets
+# --------------------------------------------------------------------------------------------
+
+def view(state: State, seat: int | None) -> dict:
+    """What the TV (``seat`` None) or one phone may show now."""
+    players, phase, slot = state["players"], state["phase"], state["slot"]
+    secret = state["secret"]
+    return {
+        "ruleset": "mafie",
+        "phase": phase,
+        "turn": state["turn"],
+        "players": players,
+        "round": state["round"],
+        "kmotr": state["kmotr"],
+        "track": _track_view(state),
+        "slot": slot,
+        "team_size": team_size(players, slot) if slot else None,
+        "fails_needed": fails_needed(players, slot) if slot else None,
+        "open_slots": _open_slots(state),
+        "team": list(state["team"]),
+        "rejections": state["rejections"],
+        "approvals_needed": APPROVALS_NEEDED[players],
+        "ready": list(state["ready"]),
+        "votes_cast": [voter for voter, ballot in enumerate(secret["ballots"])
+                       if ballot is not None],
+        "cards_played": [member for member in state["team"]
+                         if secret["cards"][member] is not None],
+        "last_vote": _vote_view(state["last_vote"]),
+        "last_action": dict(state["last_action"]) if state["last_action"] else None,
+        "vote_history": [_vote_view(record) for record in state["vote_history"]],
+        "narration": [{"code": item["code"], "params": dict(item["params"])}
+                      for item in state["narration"]],
+        "options": dict(state["options"]),
+        "roles": list(secret["roles"]) if phase == GAME_OVER else None,
+        "outcome": outcome(state).to_json() if phase == GAME_OVER else None,
+        "me": _me(state, seat) if seat is not None else None,
+    }
+
+
+def _track_view(state: State) -> list[dict]:
+    players = state["players"]
+    return [{"slot": slot, "team_size": team_size(players, slot),
+             "fails_needed": fails_needed(players, slot),
+             "result": entry["result"], "fails": entry["fails"]}
+            for slot, entry in enumerate(state["track"], start=1)]
+
+
+def _vote_view(record: dict | None) -> dict | None:
+    if record is None:
+        return None
+    return {**record, "team": list(record["team"]), "votes": list(record["votes"])}
+
+
+def _me(state: State, seat: int) -> dict:
+    """The viewer's own secrets — never their cast vote or played card (a glance gives nothing)."""
+    secret = state["secret"]
+    return {
+        "seat": seat,
+        "role": secret["roles"][seat],
+        "partners": _partners(state, seat),
+        "actions": _action_types(state, seat),
+        "ready": seat in state["ready"],
+        "voted": secret["ballots"][seat] is not None,
+        "played": secret["cards"][seat] is not None,
+        "on_team": seat in state["team"],
+        "is_kmotr": seat == state["kmotr"],
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# The ruleset object (engines.base.Ruleset)
+# --------------------------------------------------------------------------------------------
+
+class _Mafie:
+    slug = "mafie"
+    title = "Mafie"
+    min_players = min(ROLES)
+    max_players = max(ROLES)
+
+    def options(self) -> list[Option]:
+        return list(OPTIONS)
+
+    setup = staticmethod(setup)
+    legal_actions = staticmethod(legal_actions)
+    apply = staticmethod(apply)
+    view = staticmethod(view)
+    outcome = staticmethod(outcome)
+    waiting_for = staticmethod(waiting_for)
+
+
+RULESET = _Mafie()

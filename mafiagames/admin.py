@@ -1,0 +1,150 @@
+"""Reviewing past games (DESIGN.md §5): read-only logs and a step-by-step replay."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin
+from django.http import Http404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from engines import registry
+
+from .models import Event, Game, Player, Room
+from .presenters import presenter
+
+
+class ReadOnlyMixin:
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class EventInline(ReadOnlyMixin, admin.TabularInline):
+    model = Event
+    fields = ("seq", "version", "kind", "audience_display", "data", "created")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    ordering = ("seq",)
+
+    @admin.display(description=_("audience"))
+    def audience_display(self, event: Event) -> str:
+        if event.audience == "public":
+            return _("everyone")
+        if event.audience == "nobody":
+            return _("nobody (game master)")
+        names = event.game.names
+        return ", ".join(names[s] if 0 <= s < len(names) else str(s) for s in event.audience)
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "room", "ruleset", "player_names", "winner", "started", "duration", "status", "replay_link")
+    list_filter = ("ruleset", "status", "started")
+    search_fields = ("room__code", "names")
+    date_hierarchy = "started"
+    inlines = [EventInline]
+    fields = ("room", "ruleset", "options", "seed", "player_names", "status", "winner", "started", "finished",
+              "duration", "version", "replay_link")
+    readonly_fields = fields
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser  # old games may be removed, never edited
+
+    @admin.display(description=_("players"))
+    def player_names(self, game: Game) -> str:
+        return ", ".join(game.names)
+
+    @admin.display(description=_("winner"))
+    def winner(self, game: Game) -> str:
+        return (game.outcome or {}).get("winner", "—")
+
+    @admin.display(description=_("duration"))
+    def duration(self, game: Game) -> str:
+        if not game.finished:
+            return "—"
+        seconds = int((game.finished - game.started).total_seconds())
+        return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+    @admin.display(description=_("replay"))
+    def replay_link(self, game: Game) -> str:
+        return format_html('<a href="{}">{}</a>', reverse("admin:mafiagames_game_replay", args=[game.pk]), _("replay"))
+
+    def get_urls(self):
+        # Before super(): its "<path:object_id>/" would swallow "<pk>/replay/".
+        replay = path("<int:pk>/replay/", self.admin_site.admin_view(self.replay_view), name="mafiagames_game_replay")
+        return [replay, *super().get_urls()]
+
+    def replay_view(self, request, pk: int):
+        game = self.get_object(request, str(pk))
+        if game is None:
+            raise Http404("no such game")
+        step = _step(request.GET.get("step"), game.version)
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta, "original": game,
+                   "title": _("Replay of game %(id)s") % {"id": game.pk}, **replay_at(game, step)}
+        return TemplateResponse(request, "admin/mafiagames/replay.html", context)
+
+
+def _step(raw: str | None, last: int) -> int:
+    try:
+        return max(0, min(int(raw), last))
+    except (TypeError, ValueError):
+        return last
+
+
+def replay_at(game: Game, step: int) -> dict:
+    """The game rebuilt from seed + log up to ``step`` actions, and whether it matches the snapshot."""
+    ruleset = registry.get(game.ruleset)
+    events = list(game.events.order_by("seq"))
+    actions = [(e.data["seat"], e.data["action"]) for e in events if e.kind == "action"]
+    state, _events = ruleset.setup(len(game.seats), game.options, game.seed, game.deal)
+    snapshot_state = None
+    for index, (seat, action) in enumerate(actions, start=1):
+        state, _new = ruleset.apply(state, seat, action)
+        if index == step:
+            snapshot_state = state
+    if step == 0:
+        snapshot_state = ruleset.setup(len(game.seats), game.options, game.seed, game.deal).state
+    matches = json.dumps(state, sort_keys=True) == json.dumps(game.state, sort_keys=True)
+    pres = presenter(game.ruleset)
+
+    def narration(view):
+        return [pres.narrate(item, game.names) for item in view.get("narration", [])]
+
+    tv_view = ruleset.view(snapshot_state, None)
+    seats = [{"seat": s, "name": game.names[s], "view": _pretty(ruleset.view(snapshot_state, s))}
+             for s in range(len(game.seats))]
+    return {
+        "step": step, "last": game.version, "matches": matches,
+        "steps": {"first": 0, "prev": max(0, step - 1), "next": min(game.version, step + 1), "last": game.version},
+        "state_json": _pretty(snapshot_state), "tv_json": _pretty(tv_view), "tv_narration": narration(tv_view),
+        "seat_views": seats, "step_events": [e for e in events if e.version == step],
+        "action": actions[step - 1] if step else None,
+    }
+
+
+def _pretty(data) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True)
+
+
+@admin.register(Room)
+class RoomAdmin(admin.ModelAdmin):
+    list_display = ("code", "language", "ruleset", "created")
+    search_fields = ("code",)
+    readonly_fields = ("code", "host_token", "created")
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("name", "room", "order", "connections", "joined")
+    search_fields = ("name", "room__code")
+    readonly_fields = ("token", "joined")

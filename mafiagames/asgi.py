@@ -1,0 +1,48 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels."""
+
+import os
+from urllib.parse import urlsplit
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mafiagames.settings")
+django_asgi_app = get_asgi_application()  # before importing anything that touches models
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import WebsocketDenier  # noqa: E402
+
+from mafiagames.routing import websocket_urlpatterns  # noqa: E402
+
+
+class SameOriginValidator:
+    """Refuse a websocket handshake unless its Origin is the host it was sent to.
+
+    Websockets carry no CSRF token, so the Origin check is what stops another site
+    from opening a player's socket with the player's cookies.  ALLOWED_HOSTS is "*" by
+    default (phones use the laptop's LAN address), so comparing with the Host header
+    is the check that still means something.
+    """
+
+    def __init__(self, application):
+        self.application = application
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket" and not self.same_origin(scope):
+            denier = WebsocketDenier()
+            return await denier(scope, receive, send)
+        return await self.application(scope, receive, send)
+
+    @staticmethod
+    def same_origin(scope) -> bool:
+        headers = dict(scope.get("headers", []))
+        origin = headers.get(b"origin", b"").decode("latin-1")
+        host = headers.get(b"host", b"").decode("latin-1")
+        if not origin or not host:
+            return False
+        return urlsplit(origin).netloc.lower() == host.lower()
+
+
+application = ProtocolTypeRouter({
+    "http": django_asgi_app,
+    "websocket": SameOriginValidator(URLRouter(websocket_urlpatterns)),
+})

@@ -1,0 +1,138 @@
+"""Rooms, players, games and their append-only event logs (DESIGN.md §4)."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+# No 0/O, 1/I/L, 5/S, 2/Z, 8/B, U/V: a code read off a TV across the room is typed right.
+ROOM_CODE_ALPHABET = "ACDEFGHJKMNPQRTWXY"
+ROOM_CODE_LENGTH = 4
+NAME_MAX_LENGTH = 24
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Room(models.Model):
+    """One game night: a TV, the players who joined, and the games they play."""
+
+    code = models.CharField(max_length=ROOM_CODE_LENGTH, unique=True)
+    host_token = models.CharField(max_length=64, default=new_token)
+    language = models.CharField(max_length=8, default="en")
+    ruleset = models.CharField(max_length=32, default="mafie")
+    options = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.code
+
+    @property
+    def group_name(self) -> str:
+        return f"room.{self.code}"
+
+    def current_game(self) -> Game | None:
+        return self.games.order_by("-id").first()
+
+
+class Player(models.Model):
+    """A phone that joined a room; its seat survives reloads through a signed token."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=NAME_MAX_LENGTH)
+    name_key = models.CharField(max_length=NAME_MAX_LENGTH, editable=False)
+    token = models.CharField(max_length=64, default=new_token, editable=False)
+    order = models.PositiveIntegerField(default=0)
+    connections = models.IntegerField(default=0)
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["order", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "name_key"], name="unique_player_name_in_room"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def connected(self) -> bool:
+        return self.connections > 0
+
+
+class GameQuerySet(models.QuerySet):
+    def running(self):
+        return self.filter(status=Game.Status.RUNNING)
+
+    def finished(self):
+        return self.filter(status=Game.Status.FINISHED)
+
+
+class Game(models.Model):
+    """One game in a room: the ruleset, its options and seed, and the latest snapshot."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        ABANDONED = "abandoned", _("abandoned")
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="games")
+    ruleset = models.CharField(max_length=32)
+    options = models.JSONField(default=dict)
+    seed = models.BigIntegerField()
+    deal = models.JSONField(null=True, blank=True)
+    seats = models.JSONField(default=list)  # player ids in seat order
+    names = models.JSONField(default=list)  # names as they were when the game started
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=Status, default=Status.RUNNING)
+    outcome = models.JSONField(null=True, blank=True)
+    started = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-started"]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} #{self.pk} in {self.room_id and self.room.code}"
+
+    def seat_of(self, player_id: int) -> int | None:
+        try:
+            return self.seats.index(player_id)
+        except ValueError:
+            return None
+
+
+class Event(models.Model):
+    """One entry of a game's append-only log, with who may see it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    version = models.PositiveIntegerField(help_text="number of actions applied when it happened")
+    kind = models.CharField(max_length=48)
+    audience = models.JSONField(help_text='"public", "nobody" or a list of seats')
+    data = models.JSONField(default=dict)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_event_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.seq} {self.kind}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("events are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("events are append-only")

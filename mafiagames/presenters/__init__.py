@@ -1,0 +1,16 @@
+"""Per-ruleset presenters: turn an engine's view dict into template context and sentences.
+
+Engines speak in codes and seat numbers (DESIGN.md §4 i18n); presenters are the one place
+those codes become translated words and seats become names.  Each presenter module
+exposes ``present(view, names) -> dict`` and ``narrate(item, names) -> str``.
+"""
+
+from importlib import import_module
+
+
+def presenter(slug: str):
+    return import_module(f"mafiagames.presenters.{slug}")
+
+
+class FormError(ValueError):
+    """A phone's form could not be turned into an action; the text is for the player."""

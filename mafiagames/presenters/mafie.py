@@ -1,0 +1,205 @@
+"""Mafie (MINDOK, The Resistance re-themed): words and template context for its views.
+
+Narration follows shared/rules/mafie.md §A.4; the theme is the Czech one (rules A.0):
+the majority are mafiosi who want jobs to succeed, the detectives sabotage them.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from . import FormError
+
+TEMPLATE_DIR = "engines/mafie"
+
+ROLE_NAMES = {"mafioso": gettext_lazy("Mafioso"), "detective": gettext_lazy("Detective")}
+TEAM_NAMES = {"mafia": gettext_lazy("The Mafia"), "detectives": gettext_lazy("The detectives")}
+REASONS = {
+    "three_successes": gettext_lazy("Three jobs pulled off."),
+    "three_failures": gettext_lazy("Three jobs foiled."),
+    "five_rejections": gettext_lazy("Five crews rejected in a row."),
+}
+# Parameters that carry a seat number and are shown as that player's name.
+SEAT_PARAMS = {"kmotr", "seat", "target", "holder"}
+
+
+def _narration_text(code: str, params: dict) -> str | None:
+    p = params
+    if code == "setup":
+        return _("The twenties. The city belongs to the Family — but the police have planted "
+                 "detectives among you. Check your phone in secret.")
+    if code == "detective_meeting":
+        return _("Detectives: your phone now shows your partners. Everyone else: tap ready.")
+    if code == "round_start":
+        if p.get("two_fails"):
+            return _("Job %(round)s of 5. It needs a crew of %(team_size)s, and two sabotages "
+                     "to stop it.") % p
+        return _("Job %(round)s of 5. It needs a crew of %(team_size)s.") % p
+    if code == "team_selection":
+        return _("%(kmotr)s is the Godfather. Pick your crew of %(team_size)s.") % p
+    if code == "vote":
+        return _("Approve or reject this crew — %(approvals_needed)s approvals needed.") % p
+    if code == "approved":
+        return _("Crew approved %(approve)s–%(reject)s. They move out.") % p
+    if code == "rejected":
+        return _("Crew rejected %(approve)s–%(reject)s. Failed votes: %(count)s of 5. "
+                 "%(kmotr)s is the new Godfather.") % p
+    if code == "action_play":
+        return _("Crew, choose your card in secret. Mafiosi must play Success.")
+    if code == "reveal":
+        if p.get("result") == "success":
+            return _("The cards are shuffled… Success: %(successes)s, failure: %(fails)s. "
+                     "The job succeeds.") % p
+        return _("The cards are shuffled… Success: %(successes)s, failure: %(fails)s. "
+                 "The job is foiled.") % p
+    if code == "two_fails_needed":
+        return _("One sabotage was not enough — this job needed two. It succeeds.")
+    if code == "five_rejections":
+        return _("Five crews rejected in a row. The Family can't agree — the detectives win!")
+    if code == "mafia_win":
+        return _("Three jobs pulled off. The Mafia rules the city!")
+    if code == "detective_win":
+        return _("Three jobs foiled. The Family is broken — the law wins!")
+    return None
+
+
+def narrate(item: dict, names: list[str]) -> str:
+    params = {
+        key: (names[value] if key in SEAT_PARAMS and isinstance(value, int) else value)
+        for key, value in item.get("params", {}).items()
+    }
+    try:
+        text = _narration_text(item.get("code", ""), params)
+    except (KeyError, TypeError, ValueError):
+        text = None
+    return text or ""
+
+
+PHASE_TITLES = {
+    "detective_meeting": gettext_lazy("Detective meeting"),
+    "team_selection": gettext_lazy("The Godfather picks a crew"),
+    "team_vote": gettext_lazy("Vote on the crew"),
+    "action_play": gettext_lazy("The job"),
+    "game_over": gettext_lazy("Game over"),
+}
+
+
+def present(view: dict, names: list[str]) -> dict:
+    """Template context for a Mafie view (TV when view["me"] is None)."""
+    n = view["players"]
+    last_vote = view.get("last_vote")
+    roles = view.get("roles")
+    team = set(view.get("team") or [])
+    rows = []
+    for seat in range(n):
+        rows.append({
+            "seat": seat,
+            "name": names[seat],
+            "kmotr": seat == view["kmotr"],
+            "on_team": seat in team,
+            "ready": seat in view.get("ready", []),
+            "voted": seat in view.get("votes_cast", []),
+            "played": seat in view.get("cards_played", []),
+            "last_vote": None if not last_vote else last_vote["votes"][seat],
+            "role": roles[seat] if roles else None,
+            "role_name": ROLE_NAMES.get(roles[seat]) if roles else None,
+            "winner": bool(view.get("outcome")) and seat in view["outcome"]["winners"],
+        })
+    me = view.get("me")
+    context = {
+        "v": view,
+        "rows": rows,
+        "kmotr_name": names[view["kmotr"]],
+        "team_names": [names[s] for s in view.get("team") or []],
+        "phase_title": PHASE_TITLES.get(view["phase"], ""),
+        "narration": [t for t in (narrate(i, names) for i in view.get("narration", [])) if t],
+        "rejection_marks": [i < view["rejections"] for i in range(5)],
+        "waiting_count": _waiting_count(view),
+    }
+    if last_vote:
+        context["last_vote_team"] = [names[s] for s in last_vote["team"]]
+    if view.get("outcome"):
+        outcome = view["outcome"]
+        context["winner_name"] = TEAM_NAMES.get(outcome["winner"], outcome["winner"])
+        context["reason_text"] = REASONS.get(outcome["reason"], "")
+    if me is not None:
+        context["me"] = me
+        context["my_role_name"] = ROLE_NAMES.get(me["role"], me["role"])
+        context["partner_names"] = [names[s] for s in me.get("partners") or []]
+        context["others"] = [r for r in rows]
+        context["i_won"] = bool(view.get("outcome")) and me["seat"] in view["outcome"]["winners"]
+    return context
+
+
+def _waiting_count(view: dict) -> int:
+    phase = view["phase"]
+    if phase == "detective_meeting":
+        return view["players"] - len(view.get("ready", []))
+    if phase == "team_vote":
+        return view["players"] - len(view.get("votes_cast", []))
+    if phase == "action_play":
+        return len(view.get("team", [])) - len(view.get("cards_played", []))
+    return 0
+
+
+def parse_action(post) -> dict:
+    """Form fields of a phone's POST → an engine action (the engine validates everything)."""
+    kind = post.get("action", "")
+    if kind == "ready":
+        return {"type": "ready"}
+    if kind == "propose_team":
+        action = {"type": "propose_team", "team": [_int(s) for s in post.getlist("team")]}
+        if post.get("slot"):
+            action["slot"] = _int(post["slot"])
+        return action
+    if kind == "vote":
+        choice = post.get("choice")
+        if choice not in ("approve", "reject"):
+            raise FormError(_("Choose approve or reject."))
+        return {"type": "vote", "approve": choice == "approve"}
+    if kind == "play_action_card":
+        card = post.get("card")
+        if card not in ("success", "fail"):
+            raise FormError(_("Choose Success or Fail."))
+        return {"type": "play_action_card", "card": card}
+    raise FormError(_("Unknown action."))
+
+
+def _int(raw: str) -> int:
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        raise FormError(_("Not a player: %(value)s") % {"value": raw}) from None
+
+
+OPTION_LABELS = {
+    "targeting": (gettext_lazy("Change the order of actions"),
+                  gettext_lazy("The Godfather first picks which job to attempt; job 5 only after two successes.")),
+    "blind_detectives": (gettext_lazy("Detectives don't know each other"),
+                         gettext_lazy("Skip the detective meeting.")),
+}
+
+
+# Player-facing messages for the engine's refusal codes (the engine's own text is English).
+ERRORS = {
+    "mafioso_must_succeed": gettext_lazy("Mafiosi must play Success."),
+    "not_kmotr": gettext_lazy("Only the Godfather picks the crew."),
+    "wrong_team_size": gettext_lazy("The crew has the wrong number of members."),
+    "duplicate_seat": gettext_lazy("Each crew member can be picked only once."),
+    "unknown_seat": gettext_lazy("That player is not at this table."),
+    "already_voted": gettext_lazy("You have already voted."),
+    "already_ready": gettext_lazy("You are already ready."),
+    "not_on_team": gettext_lazy("You are not on this crew."),
+    "already_played": gettext_lazy("You have already played your card."),
+    "slot_played": gettext_lazy("That job has already been done."),
+    "slot_locked": gettext_lazy("Job 5 can be attempted only after two jobs have succeeded."),
+    "slot_required": gettext_lazy("Pick which job to attempt."),
+    "game_over": gettext_lazy("This game is over."),
+    "wrong_phase": gettext_lazy("That is not possible right now."),
+    "not_your_turn": gettext_lazy("It is not your turn."),
+}
+
+
+def error_message(exc) -> str:
+    return str(ERRORS.get(exc.code, exc.message))

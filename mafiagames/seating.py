@@ -1,0 +1,68 @@
+"""Who is this browser? Signed per-room tokens for players and for the host (DESIGN.md §4).
+
+A player token names the room, the player and the player's secret; it is signed with
+SECRET_KEY, so a forged or altered cookie is simply not a seat.  The same functions
+serve HTTP views (request cookies) and websockets (cookies from the handshake).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core import signing
+from django.http import parse_cookie
+
+from .models import Player, Room
+
+PLAYER_SALT = "mafiagames.player"
+HOST_SALT = "mafiagames.host"
+
+
+def player_cookie_name(code: str) -> str:
+    return f"mg_p_{code}"
+
+
+def host_cookie_name(code: str) -> str:
+    return f"mg_h_{code}"
+
+
+def player_token(player: Player) -> str:
+    return signing.dumps({"r": player.room.code, "p": player.pk, "t": player.token}, salt=PLAYER_SALT)
+
+
+def host_token(room: Room) -> str:
+    return signing.dumps({"r": room.code, "t": room.host_token}, salt=HOST_SALT)
+
+
+def _load(value: str | None, salt: str) -> dict | None:
+    if not value:
+        return None
+    try:
+        data = signing.loads(value, salt=salt, max_age=settings.PLAYER_COOKIE_MAX_AGE)
+    except signing.BadSignature:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def player_from_cookies(room: Room, cookies: dict[str, str]) -> Player | None:
+    """The room's player this browser holds a valid token for, or None."""
+    data = _load(cookies.get(player_cookie_name(room.code)), PLAYER_SALT)
+    if not data or data.get("r") != room.code or not isinstance(data.get("p"), int):
+        return None
+    return Player.objects.filter(room=room, pk=data["p"], token=str(data.get("t"))).first()
+
+
+def is_host(room: Room, cookies: dict[str, str]) -> bool:
+    data = _load(cookies.get(host_cookie_name(room.code)), HOST_SALT)
+    return bool(data) and data.get("r") == room.code and data.get("t") == room.host_token
+
+
+def scope_cookies(scope: dict) -> dict[str, str]:
+    """Cookies sent with a websocket handshake."""
+    for name, value in scope.get("headers", []):
+        if name == b"cookie":
+            return parse_cookie(value.decode("latin-1"))
+    return {}
+
+
+def set_cookie(response, name: str, value: str) -> None:
+    response.set_cookie(name, value, max_age=settings.PLAYER_COOKIE_MAX_AGE, httponly=True, samesite="Lax")

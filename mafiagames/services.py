@@ -1,0 +1,234 @@
+"""Every change to rooms and games goes through here (DESIGN.md §4: one writer).
+
+Views and consumers parse input and call these functions; the functions validate,
+write in one short transaction and ping the room after commit.
+"""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engines import registry
+from engines.base import EngineError, IllegalAction, resolve_options
+
+from .models import NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Event, Game, Player, Room
+from .notify import ping
+
+
+class ServiceError(Exception):
+    """A request that cannot be carried out; ``message`` is for the person who made it."""
+
+    status = 400
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class StaleVersion(ServiceError):
+    """The screen that sent the action was out of date; it is re-rendered."""
+
+    status = 409
+
+
+class Conflict(ServiceError):
+    status = 409
+
+
+# --- rooms -----------------------------------------------------------------------------------
+
+def create_room(language: str) -> Room:
+    from django.conf import settings
+
+    if language not in dict(settings.LANGUAGES):
+        raise ServiceError("bad_language", _("Unknown language."))
+    for _attempt in range(20):
+        code = "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
+        try:
+            with transaction.atomic():
+                return Room.objects.create(code=code, language=language)
+        except IntegrityError:
+            continue
+    raise ServiceError("no_code", _("Could not find a free room code; try again."))
+
+
+def clean_name(raw: str) -> str:
+    """A player name: trimmed, inner whitespace collapsed, 1–24 printable characters."""
+    name = " ".join(str(raw).split())
+    if not name:
+        raise ServiceError("name_empty", _("Please type a name."))
+    if len(name) > NAME_MAX_LENGTH:
+        raise ServiceError("name_long", _("Names can be at most %(n)d characters.") % {"n": NAME_MAX_LENGTH})
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in name):
+        raise ServiceError("name_bad", _("That name has characters we cannot show."))
+    return name
+
+
+def join_room(room: Room, raw_name: str) -> Player:
+    name = clean_name(raw_name)
+    try:
+        with transaction.atomic():
+            order = (room.players.order_by("-order").values_list("order", flat=True).first() or 0) + 1
+            player = Player.objects.create(room=room, name=name, name_key=name.casefold(), order=order)
+    except IntegrityError:
+        raise ServiceError("name_taken", _("Somebody in this room already uses that name.")) from None
+    ping(room.code)
+    return player
+
+
+def _lobby_room(room: Room) -> Room:
+    """The room, locked, provided no game is running in it."""
+    locked = Room.objects.select_for_update().get(pk=room.pk)
+    if locked.games.running().exists():
+        raise Conflict("game_running", _("A game is running; wait for it to end."))
+    return locked
+
+
+def kick(room: Room, player_id: int) -> None:
+    with transaction.atomic():
+        _lobby_room(room)
+        deleted, _rows = Player.objects.filter(room=room, pk=player_id).delete()
+        if not deleted:
+            raise ServiceError("unknown_player", _("No such player in this room."))
+        ping(room.code)
+
+
+def move_player(room: Room, player_id: int, direction: int) -> None:
+    """Move a player one place up (-1) or down (+1) in the seating order."""
+    with transaction.atomic():
+        _lobby_room(room)
+        players = list(room.players.all())
+        index = next((i for i, p in enumerate(players) if p.pk == player_id), None)
+        if index is None:
+            raise ServiceError("unknown_player", _("No such player in this room."))
+        other = index + direction
+        if direction not in (-1, 1) or not 0 <= other < len(players):
+            return
+        players[index], players[other] = players[other], players[index]
+        for position, player in enumerate(players, start=1):
+            Player.objects.filter(pk=player.pk).update(order=position)
+        ping(room.code)
+
+
+def configure(room: Room, slug: str, raw_options: dict) -> None:
+    """Choose the ruleset and its options for the next game."""
+    try:
+        ruleset = registry.get(slug)
+    except KeyError:
+        raise ServiceError("unknown_ruleset", _("Unknown ruleset.")) from None
+    try:
+        options = resolve_options(ruleset, raw_options)
+    except ValueError as exc:
+        raise ServiceError("bad_option", _("Invalid option: %(detail)s") % {"detail": exc}) from None
+    with transaction.atomic():
+        _lobby_room(room)
+        Room.objects.filter(pk=room.pk).update(ruleset=slug, options=options)
+        ping(room.code)
+    room.ruleset, room.options = slug, options
+
+
+def set_presence(player_id: int, delta: int) -> None:
+    """Count a phone's open sockets; the TV shows a player as connected while any is open."""
+    with transaction.atomic():
+        player = Player.objects.filter(pk=player_id).select_related("room").first()
+        if player is None:
+            return
+        Player.objects.filter(pk=player_id).update(connections=F("connections") + delta)
+        ping(player.room.code)
+
+
+# --- games ------------------------------------------------------------------------------------
+
+def start_game(room: Room, seed: int | None = None, deal: dict | None = None) -> Game:
+    """Deal a new game to the room's players in their seating order."""
+    with transaction.atomic():
+        room = _lobby_room(room)
+        ruleset = registry.get(room.ruleset)
+        players = list(room.players.all())
+        if not ruleset.min_players <= len(players) <= ruleset.max_players:
+            raise ServiceError(
+                "player_count",
+                _("%(title)s needs %(min)d to %(max)d players; %(n)d joined.")
+                % {"title": ruleset.title, "min": ruleset.min_players, "max": ruleset.max_players,
+                   "n": len(players)},
+            )
+        options = resolve_options(ruleset, room.options)
+        seed = secrets.randbits(62) if seed is None else seed
+        state, events = ruleset.setup(len(players), options, seed, deal)
+        game = Game.objects.create(
+            room=room, ruleset=ruleset.slug, options=options, seed=seed, deal=deal,
+            seats=[p.pk for p in players], names=[p.name for p in players], state=state,
+        )
+        _append(game, 0, events)
+        ping(room.code)
+    return game
+
+
+def abandon_game(room: Room) -> None:
+    with transaction.atomic():
+        updated = room.games.running().update(status=Game.Status.ABANDONED, finished=timezone.now())
+        if not updated:
+            raise ServiceError("no_game", _("No game is running."))
+        ping(room.code)
+
+
+def submit(game_id: int, seat: int | None, action: dict, *, expected_turn: int | None = None,
+           expected_version: int | None = None) -> Game:
+    """Apply one action to a game: the only code that changes a game's state.
+
+    In one transaction: lock the game, check it is running and the caller's screen is
+    current, run the pure engine, append the action and its events, save the snapshot,
+    bump the version; after commit, ping the room.  ``expected_turn`` is what a phone's
+    form carries (votes of different phones in the same turn do not collide);
+    ``expected_version`` is exact and is what timers use, so they can never fire twice.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("room").get(pk=game_id)
+        if game.status != Game.Status.RUNNING:
+            raise Conflict("game_over", _("This game is over."))
+        if expected_version is not None and expected_version != game.version:
+            raise StaleVersion("stale", _("Your screen was out of date; it has been refreshed."))
+        if expected_turn is not None and expected_turn != game.state.get("turn"):
+            raise StaleVersion("stale", _("Your screen was out of date; it has been refreshed."))
+        ruleset = registry.get(game.ruleset)
+        state, events = ruleset.apply(game.state, seat, action)  # raises EngineError: nothing written
+        version = game.version + 1
+        _append(game, version, [_action_event(seat, action), *events])
+        game.state, game.version = state, version
+        outcome = ruleset.outcome(state)
+        if outcome is not None:
+            game.status, game.outcome, game.finished = Game.Status.FINISHED, outcome.to_json(), timezone.now()
+        game.save(update_fields=["state", "version", "status", "outcome", "finished"])
+        ping(game.room.code)
+    return game
+
+
+def _action_event(seat: int | None, action: dict):
+    from engines.base import NOBODY
+    from engines.base import Event as EngineEvent
+
+    # The action itself may be secret (a vote, a card); what it made public is in the engine's events.
+    return EngineEvent("action", {"seat": seat, "action": action}, NOBODY)
+
+
+def _append(game: Game, version: int, events) -> None:
+    last = game.events.order_by("-seq").values_list("seq", flat=True).first()
+    seq = 0 if last is None else last + 1
+    Event.objects.bulk_create(
+        Event(game=game, seq=seq + i, version=version, kind=e.kind, audience=e.audience, data=e.data)
+        for i, e in enumerate(events)
+    )
+
+
+__all__ = [
+    "Conflict", "EngineError", "IllegalAction", "ServiceError", "StaleVersion", "abandon_game",
+    "clean_name", "configure", "create_room", "join_room", "kick", "move_player", "set_presence",
+    "start_game", "submit",
+]

@@ -1,0 +1,18 @@
+"""Load what a screen shows about a room, in as few queries as possible."""
+
+from __future__ import annotations
+
+from .models import Game, Room
+from .rendering import Table
+
+
+def load_table(room: Room, *, join_url: str = "", qr_svg: str = "") -> Table:
+    players = [{"id": p.pk, "name": p.name, "connected": p.connections > 0} for p in room.players.all()]
+    game = room.current_game()
+    return Table(code=room.code, language=room.language, ruleset=room.ruleset, options=room.options,
+                 players=players, game=game_dict(game) if game else None, join_url=join_url, qr_svg=qr_svg)
+
+
+def game_dict(game: Game) -> dict:
+    return {"id": game.pk, "ruleset": game.ruleset, "state": game.state, "version": game.version,
+            "names": game.names, "seats": game.seats, "status": game.status}

@@ -1,0 +1,174 @@
+"""HTTP views: find the room and the caller, parse the form, call a service, answer.
+
+Errors a person can fix come back as a message (HTTP 400/409) that the page shows in
+#flash; nothing changes.  Screens update through the websocket after a successful post.
+"""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from engines.base import EngineError, MalformedAction
+
+from . import addresses, rendering, seating, services
+from .models import ROOM_CODE_LENGTH, Room
+from .presenters import FormError, presenter
+from .tables import load_table
+
+
+def _room(code: str) -> Room:
+    code = code.upper()
+    if len(code) != ROOM_CODE_LENGTH:
+        raise Http404("no such room")
+    return get_object_or_404(Room, code=code)
+
+
+def flash(message: str, status: int = 400, *, kind: str = "error") -> HttpResponse:
+    html = render_to_string("screens/flash.html", {"message": message, "kind": kind})
+    return HttpResponse(html, status=status)
+
+
+def _page_keys(fragments: dict[str, str]) -> dict[str, str]:
+    """Fragment ids use dashes; templates reach them with underscores."""
+    return {key.replace("-", "_"): html for key, html in fragments.items()}
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return HttpResponse("ok", content_type="text/plain")
+
+
+@require_http_methods(["GET", "POST"])
+def home(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        try:
+            room = services.create_room(request.POST.get("language", ""))
+        except services.ServiceError as exc:
+            return render(request, "home.html", {"error": exc.message}, status=400)
+        response = redirect("tv", code=room.code)
+        seating.set_cookie(response, seating.host_cookie_name(room.code), seating.host_token(room))
+        return response
+    return render(request, "home.html", {"language": translation.get_language()})
+
+
+@require_GET
+def tv(request: HttpRequest, code: str) -> HttpResponse:
+    room = _room(code)
+    url = addresses.join_url(request.get_host(), room.code, request.scheme)
+    table = load_table(room, join_url=url, qr_svg=addresses.qr_svg(url))
+    host = seating.is_host(room, request.COOKIES)
+    with translation.override(room.language):
+        fragments = rendering.tv_screen(table, host=host)
+        return render(request, "screens/tv_page.html", {"room": room, "f": _page_keys(fragments), "host": host,
+                                                        "join_url": url, "qr_svg": table.qr_svg})
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    room = _room(code)
+    if seating.player_from_cookies(room, request.COOKIES) is not None:
+        return redirect("phone", code=room.code)
+    with translation.override(room.language):
+        if request.method == "POST":
+            try:
+                player = services.join_room(room, request.POST.get("name", ""))
+            except services.ServiceError as exc:
+                context = {"room": room, "error": exc.message, "name": request.POST.get("name", "")[:100]}
+                return render(request, "join.html", context, status=400)
+            response = redirect("phone", code=room.code)
+            seating.set_cookie(response, seating.player_cookie_name(room.code), seating.player_token(player))
+            return response
+        return render(request, "join.html", {"room": room})
+
+
+@require_GET
+def phone(request: HttpRequest, code: str) -> HttpResponse:
+    room = _room(code)
+    player = seating.player_from_cookies(room, request.COOKIES)
+    if player is None:
+        return redirect("join", code=room.code)
+    with translation.override(room.language):
+        fragments = rendering.phone_screen(load_table(room), player.pk)
+        return render(request, "screens/phone_page.html",
+                      {"room": room, "f": _page_keys(fragments), "player": player})
+
+
+@require_POST
+def act(request: HttpRequest, code: str) -> HttpResponse:
+    """A phone's game action: vote, play a card, propose a team…"""
+    room = _room(code)
+    with translation.override(room.language):
+        player = seating.player_from_cookies(room, request.COOKIES)
+        if player is None:
+            return flash(_("You are not seated in this room. Join again."), 403)
+        game = room.current_game()
+        if game is None or game.status != game.Status.RUNNING:
+            return flash(_("No game is running."), 409)
+        seat = game.seat_of(player.pk)
+        if seat is None:
+            return flash(_("You are not playing in this game."), 403)
+        try:
+            turn = int(request.POST.get("turn", ""))
+        except ValueError:
+            return flash(_("That request was malformed."), 400)
+        try:
+            action = presenter(game.ruleset).parse_action(request.POST)
+        except FormError as exc:
+            return flash(str(exc), 400)
+        return _submit(game.pk, seat, action, turn, game.ruleset)
+
+
+def _submit(game_id: int, seat: int | None, action: dict, turn: int | None, slug: str) -> HttpResponse:
+    try:
+        services.submit(game_id, seat, action, expected_turn=turn)
+    except services.ServiceError as exc:
+        return flash(exc.message, exc.status)
+    except EngineError as exc:
+        status = 400 if isinstance(exc, MalformedAction) else 409
+        return flash(presenter(slug).error_message(exc), status)
+    return HttpResponse(status=204)  # the websocket brings the new screen
+
+
+@require_POST
+def host(request: HttpRequest, code: str) -> HttpResponse:
+    """The host's controls on the TV: settings, seating, start, end, next game."""
+    room = _room(code)
+    with translation.override(room.language):
+        if not seating.is_host(room, request.COOKIES):
+            return flash(_("Only the host can do that."), 403)
+        command = request.POST.get("command", "")
+        try:
+            if command == "configure":
+                options = {key[4:]: value for key, value in request.POST.items() if key.startswith("opt-")}
+                slug = request.POST.get("ruleset", room.ruleset)
+                from engines import registry
+                if slug in {r.slug for r in registry.all()}:
+                    for option in registry.get(slug).options():
+                        if option.kind == "bool":
+                            options.setdefault(option.key, False)
+                services.configure(room, slug, options)
+            elif command in ("up", "down", "kick"):
+                player_id = int(request.POST.get("player", ""))
+                if command == "kick":
+                    services.kick(room, player_id)
+                else:
+                    services.move_player(room, player_id, -1 if command == "up" else 1)
+            elif command == "start":
+                services.start_game(room)
+            elif command == "abandon":
+                services.abandon_game(room)
+            else:
+                return flash(_("Unknown command."), 400)
+        except ValueError:
+            return flash(_("That request was malformed."), 400)
+        except services.ServiceError as exc:
+            return flash(exc.message, exc.status)
+        return HttpResponse(status=204)

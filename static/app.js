@@ -1,0 +1,107 @@
+// mafiagames client glue: reconnects, press-and-hold role card, narration speech, wake lock.
+// Everything else is server-rendered and swapped in by htmx (fragments by id over the websocket).
+(function () {
+  "use strict";
+
+  // Phones wake from sleep: retry quickly (at most 4 s apart) instead of htmx's default of up to 64 s.
+  htmx.config.wsReconnectDelay = function (retryCount) {
+    return Math.min(500 * Math.pow(2, retryCount), 4000) * (0.5 + Math.random() / 2);
+  };
+
+  var socket = null;
+  var open = false;
+  document.addEventListener("htmx:wsOpen", function (e) {
+    socket = e.detail.socketWrapper;
+    open = true;
+    document.body.classList.remove("ws-down");
+  });
+  document.addEventListener("htmx:wsClose", function (e) {
+    open = false;
+    document.body.classList.add("ws-down");
+    var code = e.detail.event.code;
+    // htmx-ext-ws 2 only reconnects on 1006/1011-1013; a server-side timeout closes with 1000
+    // and a restart may say 1001 or 1012. Reconnect on those too, but never on our 44xx refusals.
+    if ((code === 1000 || code === 1001) && !document.hidden) {
+      setTimeout(function () { e.detail.socketWrapper.reconnect(); }, 1000);
+    }
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && socket && !open) {
+      socket.reconnect();
+    }
+    if (!document.hidden) { requestWakeLock(); }
+  });
+
+  // Screen wake lock on phones, where the browser allows it (secure contexts only).
+  function requestWakeLock() {
+    if (document.body.classList.contains("phone") && navigator.wakeLock && !document.hidden) {
+      navigator.wakeLock.request("screen").catch(function () {});
+    }
+  }
+  document.addEventListener("DOMContentLoaded", requestWakeLock);
+
+  // Press and hold to peek at the secret role; it hides again when released.
+  function peek(on) {
+    return function (e) {
+      var card = e.target.closest && e.target.closest("[data-hold]");
+      if (!card) { return; }
+      if (on) { e.preventDefault(); }
+      card.classList.toggle("peek", on);
+    };
+  }
+  ["pointerdown"].forEach(function (t) { document.addEventListener(t, peek(true)); });
+  ["pointerup", "pointercancel", "pointerleave", "pointerout"].forEach(function (t) {
+    document.addEventListener(t, peek(false), true);
+  });
+  document.addEventListener("contextmenu", function (e) {
+    if (e.target.closest && e.target.closest("[data-hold]")) { e.preventDefault(); }
+  });
+  document.addEventListener("keydown", function (e) {
+    var card = e.target.closest && e.target.closest("[data-hold]");
+    if (card && (e.key === " " || e.key === "Enter")) { e.preventDefault(); card.classList.add("peek"); }
+  });
+  document.addEventListener("keyup", function (e) {
+    var card = e.target.closest && e.target.closest("[data-hold]");
+    if (card) { card.classList.remove("peek"); }
+  });
+
+  // TV narration: read each new narration aloud when the host has switched sound on.
+  var soundKey = "mafiagames.sound";
+  function soundOn() { return localStorage.getItem(soundKey) === "on"; }
+  function showSound() {
+    var button = document.querySelector("[data-sound-toggle]");
+    if (!button) { return; }
+    var label = document.querySelector(soundOn() ? "[data-sound-on-label]" : "[data-sound-off-label]");
+    button.textContent = label ? label.textContent : "";
+    button.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+  }
+  function speak(element) {
+    if (!element || !soundOn() || !window.speechSynthesis) { return; }
+    var key = element.getAttribute("data-speak-key");
+    if (key === sessionStorage.getItem("mafiagames.spoken")) { return; }
+    sessionStorage.setItem("mafiagames.spoken", key);
+    window.speechSynthesis.cancel();
+    var utterance = new SpeechSynthesisUtterance(element.textContent.trim().replace(/\s+/g, " "));
+    var layout = document.querySelector("[data-lang]");
+    utterance.lang = layout ? layout.getAttribute("data-lang") : "en";
+    window.speechSynthesis.speak(utterance);
+  }
+  document.addEventListener("click", function (e) {
+    if (e.target.closest && e.target.closest("[data-sound-toggle]")) {
+      localStorage.setItem(soundKey, soundOn() ? "off" : "on");
+      showSound();
+      if (soundOn()) { sessionStorage.removeItem("mafiagames.spoken"); speak(document.getElementById("tv-narration")); }
+      else if (window.speechSynthesis) { window.speechSynthesis.cancel(); }
+    }
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    var id = e.target && e.target.id;
+    if (id === "tv-narration") { speak(document.getElementById("tv-narration")); }
+    // A new screen answers the last tap: an old error message no longer applies.
+    if (id === "ph-panel" || id === "tv-host" || id === "tv-main") {
+      var flash = document.getElementById("flash");
+      if (flash) { flash.textContent = ""; flash.removeAttribute("role"); }
+    }
+  });
+  document.addEventListener("DOMContentLoaded", showSound);
+})();
