@@ -308,7 +308,7 @@ def _reveal_votes(state: State, events: list[Event]) -> None:
     state["last_vote"] = record
     state["vote_history"] = state["vote_history"] + [record]
     state["narration"] = []
-    events.append(Event("votes_revealed", dict(record)))
+    events.append(Event("votes_revealed", _vote_view(record)))
     if record["approved"]:
         _after_approval(state, events)
     else:

@@ -5,11 +5,11 @@ is the authority.  Roles and the first Kmotr are forced with ``deal=``.
 """
 
 import pytest
-from mafie_helpers import RULESET, Table, codes, kinds, only, roles
 
 from engines import mafie
 from engines.base import NOBODY, PUBLIC, IllegalAction, MalformedAction, resolve_options
 from engines.rng import rng
+from tests.engines.mafie_helpers import RULESET, Table, codes, kinds, only, roles
 
 S, F = "S", "F"
 

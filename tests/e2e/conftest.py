@@ -1,0 +1,93 @@
+"""A real daphne process and Debian's Chromium for browser tests (notes/stack.md §4)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+ROOT = Path(__file__).resolve().parents[2]
+
+needs_chromium = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed")
+
+
+class Daphne:
+    """daphne serving the test database on 127.0.0.1; can be restarted mid-game."""
+
+    def __init__(self, db_path: str, log_path: Path):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "DB_PATH": str(db_path), "SECRET_KEY": settings.SECRET_KEY, "DEBUG": "0",
+                    "PUBLIC_URL": self.url, "DJANGO_SETTINGS_MODULE": "mafiagames.settings"}
+        self.log = open(log_path, "ab")
+        self.process = None
+
+    def start(self):
+        # As `make run` does: sockets from before a restart are gone, so nobody is connected yet.
+        subprocess.run([sys.executable, "manage.py", "clear_presence"], cwd=ROOT, env=self.env, check=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "--websocket_timeout", "-1",
+             "mafiagames.asgi:application"], cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # poll until it answers; no fixed sleeps
+            if self.process.poll() is not None:
+                raise RuntimeError("daphne exited during start-up")
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("daphne did not answer /healthz within 30 s")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def restart(self):
+        self.stop()
+        self.start()
+
+
+@pytest.fixture
+def output_dir(request) -> Path:
+    path = ROOT / "test-results" / request.node.name
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture
+def live_daphne(transactional_db, output_dir):
+    server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
+    server.start()
+    yield server
+    server.stop()
+    server.log.close()
+
+
+@pytest.fixture
+def browser():
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # sync Playwright runs an event loop here
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

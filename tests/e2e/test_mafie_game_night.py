@@ -1,0 +1,116 @@
+"""A whole game night in real browsers: a TV and five phones play Mafie to a winner.
+
+Each phone is its own browser context (its own cookies), joins through the join URL the
+TV shows, peeks at its role with press-and-hold, and plays like a person would:
+detectives sabotage, mafiosi succeed.  Halfway through, the server is restarted; every
+screen must come back by itself with nothing lost.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import needs_chromium
+
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
+NAMES = ["Alice", "Bob", "Carol", "Dave", "<i>Eve</i>"]
+
+
+def peek_role(phone) -> str:
+    card = phone.locator("#ph-role [data-hold]")
+    expect(card.locator(".secret")).to_be_hidden()
+    card.hover()
+    phone.mouse.down()
+    role = card.locator(".role-name").inner_text()
+    phone.mouse.up()
+    expect(card.locator(".secret")).to_be_hidden()
+    return role
+
+
+def join(browser, url: str, name: str):
+    phone = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True).new_page()
+    phone.goto(url)
+    phone.fill("input[name=name]", name)
+    phone.click("button[type=submit]")
+    expect(phone.locator("#ph-panel")).to_contain_text("You're in")
+    return phone
+
+
+def kmotr_proposes(tv, phones):
+    expect(tv.locator("#tv-main")).to_contain_text("The Godfather picks a crew")
+    kmotr = phones[NAMES.index(tv.locator("#tv-main .kmotr strong").inner_text())]
+    expect(kmotr.locator("form.pick-team")).to_be_visible()
+    size = int(re.search(r"crew of (\d+)", kmotr.locator("#ph-panel h2").inner_text()).group(1))
+    boxes = kmotr.locator("form.pick-team .members input[type=checkbox]")
+    for i in range(size):
+        boxes.nth(i).check()
+    kmotr.click("text=Call the vote")
+    expect(tv.locator("#tv-main")).to_contain_text(f"Waiting for {len(phones)} votes")
+
+
+def everyone_approves(tv, phones):
+    for phone in phones:
+        phone.click("#ph-panel button[value=approve]")
+        expect(phone.locator("#ph-panel button[value=approve]")).to_have_count(0)
+
+
+def crew_plays(tv, phones, roles, refused):
+    for phone, role in zip(phones, roles):
+        if not phone.locator("#ph-panel button[value=fail]").count():
+            continue
+        if role == "Mafioso" and not refused:
+            phone.click("#ph-panel button[value=fail]")  # the server refuses it, privately
+            expect(phone.locator("#flash")).to_have_text("Mafiosi must play Success.")
+            refused.append(phone)
+        phone.click(f"#ph-panel button[value={'fail' if role == 'Detective' else 'success'}]")
+
+
+def test_tv_and_five_phones_play_mafie_to_a_winner(live_daphne, browser, output_dir):
+    tv = browser.new_context(viewport={"width": 1600, "height": 900}).new_page()
+    tv.goto(live_daphne.url + "/")
+    tv.select_option("select[name=language]", "en")
+    tv.click("text=Create a room")
+    join_url = tv.locator(".tv-join .url").inner_text()
+    assert re.fullmatch(rf"{live_daphne.url}/j/[A-Z]{{4}}/", join_url)
+
+    phones = [join(browser, join_url, name) for name in NAMES]
+    expect(tv.locator("#tv-players .online")).to_have_count(5)
+    expect(tv.locator("#tv-players")).to_contain_text("<i>Eve</i>")  # shown as text, not markup
+    tv.click("#tv-host button.start")
+    expect(tv.locator("#tv-main")).to_contain_text("Detective meeting")
+
+    roles = [peek_role(phone) for phone in phones]
+    assert sorted(roles) == ["Detective"] * 2 + ["Mafioso"] * 3
+    for phone in phones:
+        phone.click("text=I'm ready")
+    expect(tv.locator("#tv-main")).to_contain_text("The Godfather picks a crew")
+
+    refused, jobs, restarted = [], 0, False
+    while not tv.locator("#tv-main .result").count():
+        kmotr_proposes(tv, phones)
+        everyone_approves(tv, phones)
+        expect(tv.locator("#tv-main")).to_contain_text("Waiting for")
+        crew_plays(tv, phones, roles, refused)
+        jobs += 1
+        expect(tv.locator("#tv-main .job.done")).to_have_count(jobs)
+        if not restarted and not tv.locator("#tv-main .result").count():
+            restarted = True
+            board = tv.locator("#tv-main .track").inner_text()
+            live_daphne.restart()
+            # Every screen reconnects on its own and shows the same game, with everyone connected again.
+            expect(tv.locator("#tv-players .online")).to_have_count(5, timeout=20000)
+            expect(tv.locator("#tv-main .track")).to_have_text(board)
+            for phone in phones:
+                expect(phone.locator("body")).not_to_have_class(re.compile("ws-down"), timeout=20000)
+    assert restarted and refused
+    expect(tv.locator("#tv-main .result h2")).to_contain_text(re.compile("win!"))
+    # The reveal shows every role on the TV.
+    expect(tv.locator("#tv-main .reveal li")).to_have_count(5)
+    winner = tv.locator("#tv-main .result h2").inner_text()
+    won = [p for p in phones if "You won!" in p.locator("#ph-panel").inner_text()]
+    assert len(won) == (3 if "Mafia" in winner else 2)
+    tv.screenshot(path=str(output_dir / "tv.png"))
+    phones[0].screenshot(path=str(output_dir / "phone.png"))

@@ -1,0 +1,120 @@
+"""Seeded random playthroughs of any registered ruleset (the contract and no-leak suites).
+
+The player is a monkey: it picks a random awaited seat (the server, seat ``None``, when no
+seat is awaited) and a uniformly random action among that seat's ``legal_actions``.  Every
+``apply`` is checked not to touch its input.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from engines import registry
+from engines.base import Action, Event, Ruleset, State
+
+MAX_STEPS = 5000    # any game of any ruleset must end well within this many actions
+SEEDS = (0, 1, 2)
+
+
+@dataclass
+class Step:
+    before: State
+    seat: int | None
+    action: Action
+    after: State
+    events: list[Event]
+
+
+@dataclass
+class Playthrough:
+    ruleset: Ruleset
+    players: int
+    options: dict
+    seed: int
+    start: State
+    setup_events: list[Event]
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def final(self) -> State:
+        return self.steps[-1].after if self.steps else self.start
+
+    @property
+    def states(self) -> list[State]:
+        return [self.start] + [step.after for step in self.steps]
+
+    @property
+    def actions(self) -> list[tuple[int | None, Action]]:
+        return [(step.seat, step.action) for step in self.steps]
+
+    @property
+    def events(self) -> list[Event]:
+        return self.setup_events + [event for step in self.steps for event in step.events]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset.slug} players={self.players} options={self.options} seed={self.seed}"
+
+
+def dump(state: State) -> str:
+    return json.dumps(state, sort_keys=True)
+
+
+def option_combinations(ruleset: Ruleset) -> list[dict]:
+    """Every combination of the ruleset's options (bools on/off, every choice)."""
+    options = ruleset.options()
+    values = [[False, True] if option.kind == "bool" else [value for value, _ in option.choices]
+              for option in options]
+    return [dict(zip([option.key for option in options], combo))
+            for combo in itertools.product(*values)]
+
+
+def player_counts(ruleset: Ruleset, most: int = 6) -> list[int]:
+    """All player counts, or ``most`` of them spread from min to max."""
+    low, high = ruleset.min_players, ruleset.max_players
+    if high - low < most:
+        return list(range(low, high + 1))
+    return sorted({low + (high - low) * index // (most - 1) for index in range(most)})
+
+
+def random_playthrough(ruleset: Ruleset, players: int, options: dict, seed: int) -> Playthrough:
+    """Play one game to its end with random legal actions."""
+    chooser = random.Random(f"monkey:{ruleset.slug}:{players}:{seed}")
+    state, events = ruleset.setup(players, options, seed)
+    play = Playthrough(ruleset, players, options, seed, state, list(events))
+    while ruleset.outcome(state) is None:
+        assert len(play.steps) < MAX_STEPS, f"{play}: no end after {MAX_STEPS} actions"
+        seats = ruleset.waiting_for(state)
+        seat = chooser.choice(seats) if seats else None
+        actions = ruleset.legal_actions(state, seat)
+        assert actions, f"{play}: seat {seat} is awaited but has no legal action"
+        action = chooser.choice(actions)
+        after, new = checked_apply(ruleset, state, seat, action)
+        play.steps.append(Step(state, seat, action, after, list(new)))
+        state = after
+    return play
+
+
+def checked_apply(ruleset: Ruleset, state: State, seat: int | None, action: Action):
+    """``apply``, asserting it leaves its input (state and action) exactly as it was."""
+    state_before, action_before = dump(state), json.dumps(action, sort_keys=True)
+    try:
+        return ruleset.apply(state, seat, action)
+    finally:
+        assert dump(state) == state_before, f"apply({seat}, {action}) mutated its input state"
+        assert json.dumps(action, sort_keys=True) == action_before, "apply mutated the action"
+
+
+@lru_cache(maxsize=None)
+def _cached(slug: str, players: int, options: tuple, seed: int) -> Playthrough:
+    return random_playthrough(registry.get(slug), players, dict(options), seed)
+
+
+def playthroughs(ruleset: Ruleset, options: dict, seeds=SEEDS) -> list[Playthrough]:
+    """Random games of ``ruleset`` with ``options`` for every player count (memoised)."""
+    key = tuple(sorted(options.items()))
+    return [_cached(ruleset.slug, players, key, seed)
+            for players in player_counts(ruleset) for seed in seeds]

@@ -1,0 +1,169 @@
+"""The engine contract (DESIGN.md §3, §7), checked on every registered ruleset.
+
+Seeded random playthroughs for every option combination and player count: they end with an
+outcome, every awaited seat can act, every legal action applies, states survive JSON, replay
+and reruns reproduce the game, and ``apply`` never touches its input.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engines import registry
+from engines.base import NOBODY, PUBLIC, EngineError, Outcome, resolve_options
+from engines.replay import replay
+from tests.engines.playthrough import (
+    MAX_STEPS, checked_apply, dump, option_combinations, playthroughs, random_playthrough,
+)
+
+RULESETS = registry.all()
+CASES = [(ruleset, options) for ruleset in RULESETS for options in option_combinations(ruleset)]
+CASE_IDS = [f"{r.slug}-" + "-".join(f"{k}={int(v) if isinstance(v, bool) else v}"
+                                    for k, v in o.items()) for r, o in CASES]
+ACTIONS_TRIED = 24      # legal actions applied per awaited seat and step (all if fewer)
+
+
+def cases(test):
+    return pytest.mark.parametrize(("ruleset", "options"), CASES, ids=CASE_IDS)(test)
+
+
+def events_json(events):
+    return [event.to_json() for event in events]
+
+
+def test_every_ruleset_is_registered_once_with_its_metadata():
+    slugs = [ruleset.slug for ruleset in RULESETS]
+    assert len(slugs) == len(set(slugs)) and "mafie" in slugs
+    for ruleset in RULESETS:
+        assert registry.get(ruleset.slug) is ruleset
+        assert ruleset.title and 1 <= ruleset.min_players <= ruleset.max_players
+        assert resolve_options(ruleset, {}) == {o.key: o.default for o in ruleset.options()}
+
+
+@cases
+def test_random_games_end_with_an_outcome(ruleset, options):
+    for play in playthroughs(ruleset, options):
+        final = play.final
+        result = ruleset.outcome(final)
+        assert isinstance(result, Outcome), play
+        assert len(play.steps) < MAX_STEPS
+        assert result.winner and result.reason
+        assert set(result.winners) <= set(range(play.players)), play
+        assert ruleset.waiting_for(final) == [], play
+        for seat in [None, *range(play.players)]:
+            assert ruleset.legal_actions(final, seat) == [], (play, seat)
+
+
+@cases
+def test_awaited_seats_can_act_and_every_legal_action_applies(ruleset, options):
+    chooser = random.Random(0)
+    for play in playthroughs(ruleset, options):
+        for state in play.states[:-1]:
+            seats = ruleset.waiting_for(state) or [None]
+            assert seats == sorted(set(seats)) or seats == [None], (play, seats)
+            for seat in seats:
+                actions = ruleset.legal_actions(state, seat)
+                assert actions, (play, seat, state)
+                if len(actions) > ACTIONS_TRIED:
+                    actions = [actions[0], actions[-1]] + chooser.sample(actions, ACTIONS_TRIED)
+                for action in actions:
+                    checked_apply(ruleset, state, seat, action)   # raises if refused
+
+
+@cases
+def test_states_events_and_views_survive_a_json_round_trip(ruleset, options):
+    for play in playthroughs(ruleset, options):
+        for state in play.states:
+            assert json.loads(json.dumps(state)) == state, play
+            assert isinstance(state["turn"], int)
+        for event in play.events:
+            assert json.loads(json.dumps(event.to_json())) == event.to_json(), (play, event)
+            assert isinstance(event.kind, str)
+            assert event.audience in (PUBLIC, NOBODY) or (
+                event.audience == sorted(set(event.audience))
+                and set(event.audience) <= set(range(play.players))), (play, event)
+        for seat in [None, *range(play.players)]:
+            shown = ruleset.view(play.final, seat)
+            assert json.loads(json.dumps(shown)) == shown, (play, seat)
+
+
+@cases
+def test_turn_never_goes_back(ruleset, options):
+    for play in playthroughs(ruleset, options):
+        turns = [state["turn"] for state in play.states]
+        assert turns == sorted(turns), play
+
+
+@cases
+def test_replay_rebuilds_the_final_state_and_every_event(ruleset, options):
+    for play in playthroughs(ruleset, options):
+        state, events = replay(ruleset, play.players, options, play.seed, None, play.actions)
+        assert state == play.final, play
+        assert events_json(events) == events_json(play.events), play
+
+
+@cases
+def test_same_seed_same_game(ruleset, options):
+    for play in playthroughs(ruleset, options, seeds=(7,)):
+        again = random_playthrough(ruleset, play.players, options, play.seed)
+        assert again.actions == play.actions, play
+        assert dump(again.final) == dump(play.final), play
+        assert events_json(again.events) == events_json(play.events), play
+
+
+@cases
+def test_setup_is_deterministic_per_seed(ruleset, options):
+    players = ruleset.min_players
+    first = ruleset.setup(players, options, 123)
+    second = ruleset.setup(players, options, 123)
+    assert first.state == second.state
+    assert events_json(first.events) == events_json(second.events)
+    states = {dump(ruleset.setup(players, options, seed).state) for seed in range(20)}
+    assert len(states) > 1, "the seed changes nothing"
+
+
+# --------------------------------------------------------------------------------------------
+# Fuzz: any action, well-formed or not, is applied or refused with an EngineError, and the
+# input state is left alone either way.
+# --------------------------------------------------------------------------------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 12) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                              max_size=3),
+    max_leaves=8,
+)
+
+
+def _action_strategy(samples):
+    """Garbage, legal actions seen in play, and legal actions with fields swapped for junk."""
+    fields = sorted({key for action in samples for key in action})
+    values = {key: [action[key] for action in samples if key in action] for key in fields}
+    mangled = st.fixed_dictionaries(
+        {"type": st.sampled_from(sorted({action["type"] for action in samples}))},
+        optional={key: JSON | st.sampled_from(values[key]) for key in fields if key != "type"})
+    return JSON | st.sampled_from(samples) | mangled
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=[r.slug for r in RULESETS])
+@settings(max_examples=300, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_action_is_applied_or_refused_without_side_effects(ruleset, data):
+    options = data.draw(st.sampled_from(option_combinations(ruleset)))
+    play = data.draw(st.sampled_from(playthroughs(ruleset, options, seeds=(0,))))
+    step = data.draw(st.sampled_from(play.steps))
+    samples = [s.action for s in play.steps]
+    seat = data.draw(st.none() | st.integers(-1, play.players))
+    action = data.draw(_action_strategy(samples))
+    try:
+        state, events = checked_apply(ruleset, step.before, seat, action)
+    except EngineError as refusal:
+        assert refusal.code and refusal.message
+    else:
+        assert json.loads(json.dumps(state)) == state

@@ -1,0 +1,127 @@
+"""No leak (DESIGN.md §3, §7): a view shows nothing its viewer may not know, checked by machine.
+
+At every step of random playthroughs, for every viewer (each seat and the TV), the view must
+be identical for every alternative state that differs only in secrets that viewer may not know
+(``knowledge.py`` generates them per ruleset).  Views never carry internal secret field names,
+and private events reach only the seats entitled to them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engines import registry
+from tests.engines.knowledge import KNOWLEDGE
+from tests.engines.playthrough import option_combinations, playthroughs
+
+RULESETS = registry.all()
+IDS = [ruleset.slug for ruleset in RULESETS]
+LEAK_SEEDS = (0, 1)
+
+
+def knowledge_of(ruleset):
+    if ruleset.slug not in KNOWLEDGE:
+        pytest.fail(f"tests/engines/knowledge.py has no entry for {ruleset.slug}")
+    return KNOWLEDGE[ruleset.slug]
+
+
+def games(ruleset):
+    return [play for options in option_combinations(ruleset)
+            for play in playthroughs(ruleset, options, seeds=LEAK_SEEDS)]
+
+
+def keys_in(value):
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield key
+            yield from keys_in(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from keys_in(inner)
+
+
+def leaks(ruleset, knowledge, plays, view=None):
+    """(description, varied) for every view that differs on a variant; and how many varied."""
+    view = view or ruleset.view
+    rng = random.Random(0)
+    found, varied = [], 0
+    for play in plays:
+        for index, state in enumerate(play.states):
+            for viewer in [None, *range(play.players)]:
+                shown = view(state, viewer)
+                for variant in knowledge.variants(state, viewer, rng):
+                    varied += variant != state
+                    if view(variant, viewer) != shown:
+                        found.append(f"{play}: after action {index}, "
+                                     f"{'the TV' if viewer is None else f'seat {viewer}'} "
+                                     f"can tell apart secrets in phase {state.get('phase')}")
+    return found, varied
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_views_do_not_depend_on_secrets_the_viewer_may_not_know(ruleset):
+    found, varied = leaks(ruleset, knowledge_of(ruleset), games(ruleset))
+    assert not found, "\n".join(found[:10])
+    assert varied, "the knowledge oracle never varied anything: the test is vacuous"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_views_never_name_internal_secret_fields(ruleset):
+    forbidden = knowledge_of(ruleset).secret_keys
+    for play in games(ruleset):
+        for state in play.states:
+            assert forbidden & set(state), "secret_keys should name fields the state has"
+            for viewer in [None, *range(play.players)]:
+                named = forbidden & set(keys_in(ruleset.view(state, viewer)))
+                assert not named, f"{play}: view of {viewer} has {sorted(named)}"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_private_events_reach_only_the_seats_entitled_to_them(ruleset):
+    knowledge = knowledge_of(ruleset)
+    for play in games(ruleset):
+        for event in play.events:
+            problem = knowledge.event_problem(event, play.final)
+            assert problem is None, f"{play}: {problem}"
+
+
+# --------------------------------------------------------------------------------------------
+# The oracle catches leaks (so a green run means something)
+# --------------------------------------------------------------------------------------------
+
+def test_the_oracle_catches_a_view_that_shows_roles():
+    ruleset = registry.get("mafie")
+    plays = playthroughs(ruleset, option_combinations(ruleset)[0], seeds=(0,))[:1]
+
+    def leaky(state, seat):
+        return {**ruleset.view(state, seat), "spy": state["secret"]["roles"]}
+
+    found, _ = leaks(ruleset, KNOWLEDGE["mafie"], plays, view=leaky)
+    assert any("the TV" in line for line in found)
+
+
+def test_the_oracle_catches_a_phone_that_shows_its_own_vote():
+    ruleset = registry.get("mafie")
+    plays = playthroughs(ruleset, option_combinations(ruleset)[0], seeds=(0,))[:1]
+
+    def leaky(state, seat):
+        shown = ruleset.view(state, seat)
+        if seat is not None:
+            shown["me"]["my_vote"] = state["secret"]["ballots"][seat]
+        return shown
+
+    found, _ = leaks(ruleset, KNOWLEDGE["mafie"], plays, view=leaky)
+    assert found and all("the TV" not in line for line in found)
+
+
+def test_the_oracle_catches_a_running_tally():
+    ruleset = registry.get("mafie")
+    plays = playthroughs(ruleset, option_combinations(ruleset)[0], seeds=(0,))[:1]
+
+    def leaky(state, seat):
+        return {**ruleset.view(state, seat), "fails": state["secret"]["cards"].count("fail")}
+
+    found, _ = leaks(ruleset, KNOWLEDGE["mafie"], plays, view=leaky)
+    assert any("action_play" in line for line in found)

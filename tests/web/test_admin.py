@@ -1,0 +1,89 @@
+"""Admin: past games are read-only, and the replay rebuilds each step from seed + log."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from mafiagames import services
+from mafiagames.models import Event, Game
+
+from .helpers import started_game, to_team_vote
+
+pytestmark = pytest.mark.django_db
+
+
+def played_game():
+    """Alice's crew {Alice, Dave} is approved; Dave sabotages job 1."""
+    _room, _players, game = started_game()
+    game = to_team_vote(game, [0, 3])
+    for seat in range(5):
+        game = services.submit(game.pk, seat, {"type": "vote", "approve": seat != 4})
+    game = services.submit(game.pk, 0, {"type": "play_action_card", "card": "success"})
+    return services.submit(game.pk, 3, {"type": "play_action_card", "card": "fail"})
+
+
+def test_game_list_shows_ruleset_players_and_status(admin_client):
+    game = played_game()
+    html = admin_client.get("/admin/mafiagames/game/").content.decode()
+    assert "mafie" in html and "Alice, Bob, Carol, Dave, Erin" in html and "running" in html
+    assert f"/admin/mafiagames/game/{game.pk}/replay/" in html
+    assert admin_client.get("/admin/mafiagames/game/?status__exact=finished").status_code == 200
+
+
+def test_game_change_page_is_read_only_with_the_event_audiences(admin_client):
+    game = played_game()
+    html = admin_client.get(f"/admin/mafiagames/game/{game.pk}/change/").content.decode()
+    assert 'name="_save"' not in html
+    assert "nobody (game master)" in html and "everyone" in html
+    audiences = re.findall(r'field-audience_display">\s*<p>([^<]*)</p>', html)
+    # Each private role card is shown to exactly one named player.
+    for name in game.names:
+        assert name in audiences
+
+
+def test_events_cannot_be_added_or_edited(admin_client):
+    game = played_game()
+    assert admin_client.get("/admin/mafiagames/event/add/").status_code in (403, 404)
+    response = admin_client.post(f"/admin/mafiagames/game/{game.pk}/change/", {"events-TOTAL_FORMS": "1"})
+    assert response.status_code == 403
+    event = game.events.first()
+    event.kind = "forged"
+    with pytest.raises(ValueError):
+        event.save()
+    assert Event.objects.get(pk=event.pk).kind != "forged"
+
+
+def test_replay_steps_through_the_game_and_matches_the_snapshot(admin_client):
+    game = played_game()
+    url = f"/admin/mafiagames/game/{game.pk}/replay/"
+    last = admin_client.get(url).content.decode()
+    assert "reproduces the stored snapshot exactly" in last
+    assert f"step {game.version} of {game.version}" in last
+    # Step 5 is after the five ready taps: the proposal has not been made yet.
+    step5 = admin_client.get(url + "?step=5").content.decode()
+    assert "step 5 of" in step5 and "&quot;phase&quot;: &quot;team_selection&quot;" in step5
+    # Step 0 is the deal; the full state shows every role, the TV view none.
+    step0 = admin_client.get(url + "?step=0").content.decode()
+    tv = step0.split('id="tv-view">')[1].split("</pre>")[0]
+    full = step0.split('id="full-state">')[1].split("</pre>")[0]
+    assert "&quot;detective&quot;" in full and "&quot;detective&quot;" not in tv
+    assert admin_client.get(url + "?step=999").status_code == 200  # clamped to the last step
+    assert admin_client.get(url + "?step=abc").status_code == 200
+
+
+def test_replay_reports_a_snapshot_that_does_not_match(admin_client):
+    game = played_game()
+    state = dict(game.state, rejections=4)
+    Game.objects.filter(pk=game.pk).update(state=state)
+    html = admin_client.get(f"/admin/mafiagames/game/{game.pk}/replay/").content.decode()
+    assert "does NOT reproduce" in html
+
+
+def test_replay_requires_staff(client):
+    game = played_game()
+    response = client.get(f"/admin/mafiagames/game/{game.pk}/replay/")
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    assert json.dumps(game.state)  # the snapshot itself stays untouched

@@ -1,0 +1,148 @@
+"""Websocket screens with WebsocketCommunicator against the real ASGI application."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from mafiagames import seating, services
+from mafiagames.asgi import application
+
+from .helpers import room_with_players, started_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://testserver")
+HOST = (b"host", b"testserver")
+
+
+def cookie_header(name: str, value: str):
+    return (b"cookie", f"{name}={value}".encode())
+
+
+def phone_socket(player, origin=ORIGIN, code=None):
+    code = code or player.room.code
+    headers = [origin, HOST, cookie_header(seating.player_cookie_name(code), seating.player_token(player))]
+    return WebsocketCommunicator(application, f"/ws/p/{code}/", headers=headers)
+
+
+def tv_socket(room, host=False):
+    headers = [ORIGIN, HOST]
+    if host:
+        headers.append(cookie_header(seating.host_cookie_name(room.code), seating.host_token(room)))
+    return WebsocketCommunicator(application, f"/ws/r/{room.code}/", headers=headers)
+
+
+def ids(html: str) -> list[str]:
+    return re.findall(r'<[a-z]+ id="([a-z-]+)" hx-swap-oob="true"', html)
+
+
+async def receive_until(socket, needle: str, attempts: int = 10) -> str:
+    """Frames until one contains ``needle`` (presence pings may arrive first)."""
+    seen = []
+    for _ in range(attempts):
+        frame = await socket.receive_from(timeout=5)
+        seen.append(frame)
+        if needle in frame:
+            return frame
+    raise AssertionError(f"{needle!r} not in {len(seen)} frames")
+
+
+async def test_tv_connect_gets_the_whole_screen():
+    room, _ = await database_sync_to_async(room_with_players)(3)
+    tv = tv_socket(room)
+    connected, _code = await tv.connect()
+    assert connected
+    frame = await tv.receive_from()
+    assert ids(frame) == ["tv-players", "tv-main", "tv-narration", "tv-host"]
+    assert "Alice" in frame and "Host controls" not in frame
+    await tv.disconnect()
+
+
+async def test_host_tv_gets_the_controls():
+    room, _ = await database_sync_to_async(room_with_players)(3)
+    tv = tv_socket(room, host=True)
+    assert (await tv.connect())[0]
+    assert "Host controls" in await tv.receive_from()
+    await tv.disconnect()
+
+
+async def test_phone_connect_gets_its_view_and_a_ping_re_renders_only_what_changed():
+    room, players, game = await database_sync_to_async(started_game)()
+    phone = phone_socket(players[3])
+    assert (await phone.connect())[0]
+    first = await phone.receive_from()
+    assert ids(first) == ["ph-head", "ph-role", "ph-panel", "ph-board"]
+    assert "I&#x27;m ready" in first or "I'm ready" in first
+    await database_sync_to_async(services.submit)(game.pk, 3, {"type": "ready"})
+    update = await receive_until(phone, "Waiting for 4 more players")
+    assert ids(update) == ["ph-panel"]  # role, head and board did not change, so they are not re-sent
+    await phone.disconnect()
+
+
+async def test_tv_sees_the_phone_connect_and_disconnect():
+    room, players = await database_sync_to_async(room_with_players)(2)
+    tv = tv_socket(room)
+    assert (await tv.connect())[0]
+    assert 'class="offline"' in await tv.receive_from()
+    phone = phone_socket(players[0])
+    assert (await phone.connect())[0]
+    frame = await receive_until(tv, 'class="online"')
+    assert frame.count('class="online"') == 1
+    await phone.disconnect()
+    frame = await receive_until(tv, "tv-players")
+    assert 'class="online"' not in frame
+    await tv.disconnect()
+
+
+async def test_a_wrong_origin_is_refused():
+    room, players = await database_sync_to_async(room_with_players)(1)
+    for origin in [(b"origin", b"http://evil.example"), (b"origin", b"http://testserver.evil")]:
+        connected, _ = await phone_socket(players[0], origin=origin).connect()
+        assert not connected
+    no_origin = WebsocketCommunicator(application, f"/ws/r/{room.code}/", headers=[HOST])
+    assert not (await no_origin.connect())[0]
+
+
+async def test_a_foreign_seat_is_refused():
+    room, players = await database_sync_to_async(room_with_players)(1)
+    other, strangers = await database_sync_to_async(room_with_players)(1)
+    # A valid token of another room's player, offered for this room.
+    connected, _ = await phone_socket(strangers[0], code=room.code).connect()
+    assert not connected
+    no_cookie = WebsocketCommunicator(application, f"/ws/p/{room.code}/", headers=[ORIGIN, HOST])
+    assert not (await no_cookie.connect())[0]
+    forged = WebsocketCommunicator(application, f"/ws/p/{room.code}/", headers=[
+        ORIGIN, HOST, cookie_header(seating.player_cookie_name(room.code), "eyJyIjoiQUJDRCJ9:forged")])
+    assert not (await forged.connect())[0]
+
+
+async def test_unknown_room_socket_is_refused():
+    tv = WebsocketCommunicator(application, "/ws/r/QQQQ/", headers=[ORIGIN, HOST])
+    assert not (await tv.connect())[0]
+
+
+async def test_phone_frames_carry_only_that_players_role():
+    room, players, game = await database_sync_to_async(started_game)()
+    frames = {}
+    for seat in (0, 3):
+        phone = phone_socket(players[seat])
+        assert (await phone.connect())[0]
+        frames[seat] = await phone.receive_from()
+        await phone.disconnect()
+    # Alice (mafioso) never learns the detectives; Dave (detective) sees his partner Erin.
+    assert 'class="role-name">Mafioso<' in frames[0] and "The other detectives" not in frames[0]
+    assert 'class="role-name">Detective<' in frames[3] and "The other detectives: Erin" in frames[3]
+
+
+async def test_kicked_phone_is_told_and_closed():
+    room, players = await database_sync_to_async(room_with_players)(2)
+    phone = phone_socket(players[1])
+    assert (await phone.connect())[0]
+    await phone.receive_from()
+    await database_sync_to_async(services.kick)(room, players[1].pk)
+    frame = await receive_until(phone, "removed you")
+    assert "ph-panel" in frame
+    assert (await phone.receive_output(timeout=5))["type"] == "websocket.close"
