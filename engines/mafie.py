@@ -144,6 +144,38 @@ def left(state: State, seat: int) -> int:
 
 
 # --------------------------------------------------------------------------------------------
+# State
+# --------------------------------------------------------------------------------------------
+
+def _initial_state(players: int, options: dict, roles: list[str], kmotr: int) -> State:
+    """The whole game as JSON types; seats index every per-seat list."""
+    return {
+        "ruleset": "mafie",
+        "players": players,
+        "options": options,
+        "phase": "setup",           # then one of DETECTIVE_MEETING .. GAME_OVER
+        "turn": 0,                  # grows whenever what the players are asked changes
+        "round": 1,                 # the action attempt, 1..5 (rules A.2 ROUND_START(r))
+        "kmotr": kmotr,             # the seat holding the Kmotr token
+        "slot": None,               # the action slot being attempted (= round without targeting)
+        "team": [],                 # the proposed / approved crew, in seat order
+        "rejections": 0,            # failed votes in a row (rules A.2 invariants)
+        "track": [{"result": None, "fails": None} for _ in range(SLOTS)],   # per slot
+        "ready": [],                # seats done with the detective meeting
+        "last_vote": None,          # the latest revealed vote (see _reveal_votes)
+        "last_action": None,        # the latest revealed action: counts only
+        "vote_history": [],         # every revealed vote, oldest first
+        "narration": [],            # public narration of the latest step (rules A.4)
+        "outcome": None,            # {"winner", "reason", "winners"} at game over
+        "secret": {
+            "roles": roles,                 # role per seat
+            "ballots": [None] * players,    # vote per seat until the reveal (True = approve)
+            "cards": [None] * players,      # action card per crew seat until the reveal
+        },
+    }
+
+
+# --------------------------------------------------------------------------------------------
 # Setup (rules A.1 "Setup procedure")
 # --------------------------------------------------------------------------------------------
 
@@ -155,26 +187,7 @@ def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> R
     deal = _checked_deal(players, deal or {})
     roles = deal["roles"] if "roles" in deal else _deal_roles(players, seed)
     kmotr = deal["kmotr"] if "kmotr" in deal else rng(seed, "kmotr").randrange(players)
-    state: State = {
-        "ruleset": "mafie",
-        "players": players,
-        "options": options,
-        "phase": "setup",
-        "turn": 0,
-        "round": 1,
-        "kmotr": kmotr,
-        "slot": None,
-        "team": [],
-        "rejections": 0,
-        "track": [{"result": None, "fails": None} for _ in range(SLOTS)],
-        "ready": [],
-        "last_vote": None,
-        "last_action": None,
-        "vote_history": [],
-        "narration": [],
-        "outcome": None,
-        "secret": {"roles": roles, "ballots": [None] * players, "cards": [None] * players},
-    }
+    state = _initial_state(players, options, roles, kmotr)
     events = [Event("roles_dealt", {"roles": list(roles)}, NOBODY)]
     events += [Event("role", _role_notice(state, seat), [seat]) for seat in range(players)]
     events.append(Event("kmotr_chosen", {"kmotr": kmotr}))
@@ -205,7 +218,8 @@ def _checked_deal(players: int, deal: dict) -> dict:
         mafiosi, detectives = ROLES[players]
         if (not isinstance(roles, list) or len(roles) != players
                 or roles.count(MAFIOSO) != mafiosi or roles.count(DETECTIVE) != detectives):
-            raise ValueError(f"{players} players need {mafiosi} mafiosi and {detectives} detectives")
+            raise ValueError(
+                f"{players} players need {mafiosi} mafiosi and {detectives} detectives")
         deal = {**deal, "roles": list(roles)}
     if "kmotr" in deal:
         kmotr = deal["kmotr"]

@@ -4,6 +4,8 @@ import pytest
 
 
 def pytest_configure(config):
+    if not config.pluginmanager.hasplugin("django"):
+        return  # engine tests also run without Django: pytest -p no:django tests/engines
     from django.conf import settings
 
     # Tests run with DEBUG=False; the manifest storage would need collectstatic first.

@@ -10,6 +10,7 @@ from engines import mafie
 from engines.base import NOBODY, PUBLIC, IllegalAction, MalformedAction, resolve_options
 from engines.rng import rng
 from tests.engines.mafie_helpers import RULESET, Table, codes, kinds, only, roles
+from tests.engines.playthrough import random_playthrough
 
 S, F = "S", "F"
 
@@ -29,7 +30,10 @@ def test_A_S01_five_players_mafia_wins_3_1():
     assert (g.phase, g.view()["team_size"]) == ("team_selection", 2)
 
     # Action 1 (size 2): P0 proposes {P0, P1}; P0–P2 approve, P3–P4 reject: 3 ≥ 3.
-    g.propose([0, 1])
+    proposal = g.propose([1, 0])
+    assert kinds(proposal) == ["team_proposed"]
+    assert proposal[0].data == {"kmotr": 0, "slot": 1, "team": [0, 1]}
+    assert (g.phase, g.view()["team"]) == ("team_vote", [0, 1])
     reveal = g.vote(approve={0, 1, 2})
     assert kinds(reveal) == ["vote_cast", "votes_revealed"]
     assert only(reveal, "votes_revealed").data == {
@@ -236,8 +240,11 @@ def test_A_S11_blind_detectives():
     for event in events:
         if event.kind == "role":
             assert event.data["partners"] == []
-    for seat in range(7):
-        assert RULESET.view(state, seat)["me"]["partners"] is None
+    play = random_playthrough(RULESET, 7, resolve_options(RULESET, {"blind_detectives": True}), 5)
+    for state in play.states:
+        assert state["ready"] == [] and state["phase"] != "detective_meeting"
+        for seat in range(7):
+            assert RULESET.view(state, seat)["me"]["partners"] is None
 
 
 # --------------------------------------------------------------------------------------------
@@ -377,6 +384,11 @@ def test_A_4_views_show_public_board_and_own_secrets_only():
     g.propose([0, 3])
     g.act(3, {"type": "vote", "approve": False})
     tv, p3, p0 = g.view(None), g.view(3), g.view(0)
+    assert list(tv) == [
+        "ruleset", "phase", "turn", "players", "round", "kmotr", "track", "slot", "team_size",
+        "fails_needed", "open_slots", "team", "rejections", "approvals_needed", "ready",
+        "votes_cast", "cards_played", "last_vote", "last_action", "vote_history", "narration",
+        "options", "roles", "outcome", "me"]
     assert tv["me"] is None and tv["roles"] is None and tv["outcome"] is None
     assert tv["team"] == [0, 3] and tv["votes_cast"] == [3] and tv["phase"] == "team_vote"
     assert p3["me"] == {"seat": 3, "role": "detective", "partners": [4], "actions": [],
