@@ -38,6 +38,13 @@ def _narration_text(code: str, params: dict) -> str | None:
         return _("Job %(round)s of 5. It needs a crew of %(team_size)s.") % p
     if code == "team_selection":
         return _("%(kmotr)s is the Godfather. Pick your crew of %(team_size)s.") % p
+    if code == "choose_slot":
+        return _("Attempt %(round)s. %(kmotr)s is the Godfather: choose which job to pull and a crew "
+                 "for it.") % p
+    if code == "slot_chosen":
+        if p.get("two_fails"):
+            return _("Job %(slot)s: a crew of %(team_size)s, and two sabotages to stop it.") % p
+        return _("Job %(slot)s: a crew of %(team_size)s.") % p
     if code == "vote":
         return _("Approve or reject this crew — %(approvals_needed)s approvals needed.") % p
     if code == "approved":
@@ -56,6 +63,9 @@ def _narration_text(code: str, params: dict) -> str | None:
     if code == "two_fails_needed":
         return _("One sabotage was not enough — this job needed two. It succeeds.")
     if code == "five_rejections":
+        if "approve" in p:
+            return _("Crew rejected %(approve)s–%(reject)s. Five crews rejected in a row. The Family "
+                     "can't agree — the detectives win!") % p
         return _("Five crews rejected in a row. The Family can't agree — the detectives win!")
     if code == "mafia_win":
         return _("Three jobs pulled off. The Mafia rules the city!")
@@ -119,6 +129,8 @@ def present(view: dict, names: list[str]) -> dict:
     }
     if last_vote:
         context["last_vote_team"] = [names[s] for s in last_vote["team"]]
+        context["last_vote_for"] = [names[s] for s, v in enumerate(last_vote["votes"]) if v]
+        context["last_vote_against"] = [names[s] for s, v in enumerate(last_vote["votes"]) if not v]
     if view.get("outcome"):
         outcome = view["outcome"]
         context["winner_name"] = TEAM_NAMES.get(outcome["winner"], outcome["winner"])

@@ -1,0 +1,76 @@
+"""No leak in what actually reaches a screen: the rendered HTML fragments (DESIGN.md §7).
+
+The engine-level suite (tests/engines/test_no_leak.py) proves each view dict is the same for
+every state a viewer cannot tell apart.  Here the same oracle is applied to the HTML a phone or
+the TV receives over the websocket: render every fragment for the real state and for each
+variant, and demand identical bytes.  A template that printed, say, a data attribute with
+another player's role would differ between variants and fail.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engines import registry
+from mafiagames.rendering import Table, phone_screen, tv_screen
+from tests.engines.knowledge import KNOWLEDGE
+from tests.engines.playthrough import option_combinations, random_playthrough
+
+NAMES = ["Alice", "Bob", "<b>Carol</b>", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]
+
+
+def table_for(ruleset, state, players: int, language: str) -> Table:
+    seats = list(range(100, 100 + players))
+    return Table(code="TEST", language=language, ruleset=ruleset.slug, options=state.get("options", {}),
+                 players=[{"id": pid, "name": NAMES[i], "connected": True} for i, pid in enumerate(seats)],
+                 game={"id": 1, "ruleset": ruleset.slug, "state": state, "version": 7,
+                       "names": NAMES[:players], "seats": seats, "status": "running"})
+
+
+def screens(ruleset, state, players, language):
+    table = table_for(ruleset, state, players, language)
+    yield None, tv_screen(table, host=True)
+    for seat in range(players):
+        yield seat, phone_screen(table, 100 + seat)
+
+
+def sample_games(ruleset):
+    rng = random.Random(f"rendered:{ruleset.slug}")
+    combos = option_combinations(ruleset)
+    counts = [ruleset.min_players, (ruleset.min_players + ruleset.max_players) // 2, ruleset.max_players]
+    return [random_playthrough(ruleset, players, rng.choice(combos), seed) for seed, players in enumerate(counts)]
+
+
+@pytest.mark.parametrize("ruleset", registry.all(), ids=lambda r: r.slug)
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_rendered_fragments_are_identical_for_states_the_viewer_cannot_tell_apart(ruleset, language):
+    knowledge = KNOWLEDGE[ruleset.slug]
+    rng = random.Random(1)
+    checked = 0
+    for play in sample_games(ruleset):
+        for state in play.states[::2] + [play.final]:
+            for variant in knowledge.variants(state, None, rng)[:1]:
+                assert tv_screen(table_for(ruleset, variant, play.players, language), host=True) == \
+                    tv_screen(table_for(ruleset, state, play.players, language), host=True), f"TV leaks in {play}"
+            real = table_for(ruleset, state, play.players, language)
+            for seat in range(play.players):
+                mine = phone_screen(real, 100 + seat)
+                for variant in knowledge.variants(state, seat, rng)[:1]:
+                    other = phone_screen(table_for(ruleset, variant, play.players, language), 100 + seat)
+                    assert other == mine, f"seat {seat}'s phone leaks in {play} at phase {state.get('phase')}"
+                    checked += 1
+    assert checked > 100
+
+
+def test_tv_never_names_a_role_before_the_reveal():
+    """A direct check on top of the oracle: the words for the roles are absent from the TV."""
+    ruleset = registry.get("mafie")
+    for play in sample_games(ruleset):
+        for state in play.states:
+            html = "".join(dict(screens(ruleset, state, play.players, "en"))[None].values())
+            if state["phase"] != "game_over":
+                assert "Mafioso" not in html and "Detective<" not in html
+            else:
+                assert "Mafioso" in html and "Detective" in html
