@@ -1,0 +1,113 @@
+"""i18n: English and Czech are complete, current, and used for the room's screens."""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engines import registry
+from mafiagames.rendering import tv_screen
+
+from .helpers import player_client, started_game
+from .test_no_leak_rendered import table_for
+
+ROOT = Path(__file__).resolve().parents[2]
+PO = ROOT / "mafiagames/locale/cs/LC_MESSAGES/django.po"
+MO = PO.with_suffix(".mo")
+
+
+def parse_po(text: str) -> list[dict]:
+    """Entries of a .po file: msgid, plural, msgstr list, flags."""
+    entries, entry, field = [], None, None
+    for line in text.splitlines() + [""]:
+        if not line.strip():
+            if entry:
+                entries.append(entry)
+            entry, field = None, None
+            continue
+        entry = entry or {"msgid": "", "plural": None, "msgstr": {}, "flags": set()}
+        if line.startswith("#,"):
+            entry["flags"] |= {f.strip() for f in line[2:].split(",")}
+        elif line.startswith("#"):
+            continue
+        elif line.startswith("msgid_plural "):
+            field, entry["plural"] = "plural", ast.literal_eval(line[13:])
+        elif line.startswith("msgid "):
+            field, entry["msgid"] = "msgid", ast.literal_eval(line[6:])
+        elif line.startswith("msgstr"):
+            key, _, value = line.partition(" ")
+            index = int(key[7:-1]) if "[" in key else 0
+            field = ("msgstr", index)
+            entry["msgstr"][index] = ast.literal_eval(value)
+        elif line.startswith('"'):
+            if isinstance(field, tuple):
+                entry["msgstr"][field[1]] += ast.literal_eval(line)
+            else:
+                entry[field] += ast.literal_eval(line)
+    return [e for e in entries if e["msgid"]]
+
+
+def test_czech_catalog_is_complete_and_compiled():
+    entries = parse_po(PO.read_text())
+    assert len(entries) > 150
+    for entry in entries:
+        assert "fuzzy" not in entry["flags"], entry["msgid"]
+        forms = entry["msgstr"]
+        assert forms and all(forms.values()), f"untranslated: {entry['msgid']!r}"
+        if entry["plural"]:
+            assert sorted(forms) == [0, 1, 2, 3], f"Czech needs four plural forms: {entry['msgid']!r}"
+    compiled = gettext.GNUTranslations(MO.open("rb"))
+    for entry in entries:
+        if not entry["plural"]:
+            assert compiled.gettext(entry["msgid"]) == entry["msgstr"][0], f".mo is stale for {entry['msgid']!r}"
+
+
+@pytest.mark.skipif(not shutil.which("xgettext"), reason="gettext is not installed")
+def test_catalog_holds_every_translatable_string_in_the_code(tmp_path):
+    """makemessages on a copy finds no msgid that the committed catalog lacks."""
+    copy = tmp_path / "repo"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".venv", ".git", "test-results", "*.sqlite3*"))
+    subprocess.run([sys.executable, "manage.py", "makemessages", "-l", "cs", "--ignore=tests", "--ignore=bench"],
+                   cwd=copy, check=True, capture_output=True)
+    fresh = {e["msgid"] for e in parse_po((copy / PO.relative_to(ROOT)).read_text())}
+    committed = {e["msgid"] for e in parse_po(PO.read_text())}
+    assert fresh - committed == set(), "run makemessages -l cs and translate the new strings"
+
+
+@pytest.mark.django_db
+def test_a_czech_room_speaks_czech_on_pages_and_fragments():
+    room, players, game = started_game(language="cs")
+    page = player_client(players[0]).get(f"/p/{room.code}/").content.decode()
+    assert "Mám hotovo" in page
+    table = table_for(registry.get("mafie"), game.state, 5, "cs")
+    narration = tv_screen(table, host=False)["tv-narration"]
+    assert "dvacátá léta" in narration.lower()
+    assert "The twenties" not in narration
+
+
+def test_every_engine_narration_code_has_words():
+    """Each narration code the engine can emit renders to a non-empty sentence in both languages."""
+    from django.utils import translation
+
+    from mafiagames.presenters import presenter
+    from tests.engines.playthrough import option_combinations, random_playthrough
+
+    ruleset = registry.get("mafie")
+    seen = set()
+    for index, options in enumerate(option_combinations(ruleset)):
+        for players in (5, 7, 10):
+            play = random_playthrough(ruleset, players, options, index)
+            for state in play.states:
+                for item in state["narration"]:
+                    seen.add(item["code"])
+                    for language in ("en", "cs"):
+                        with translation.override(language):
+                            text = presenter("mafie").narrate(item, [f"P{i}" for i in range(players)])
+                        assert text, f"no {language} words for {item}"
+    assert {"setup", "vote", "reveal", "approved", "rejected"} <= seen
