@@ -49,7 +49,13 @@ class ScreenConsumer(WebsocketConsumer):
             async_to_sync(self.channel_layer.group_discard)(group_name(self.room.code), self.channel_name)
 
     def receive(self, text_data=None, bytes_data=None):
-        """Actions arrive as HTTP posts; the socket only listens."""
+        """Actions arrive as HTTP posts; the only message a screen sends is a periodic "sync".
+
+        Channel layers deliver at most once, so a screen asks now and then to be brought up
+        to date; only fragments that differ from what it was last sent go out.
+        """
+        if text_data and '"sync"' in text_data[:64]:
+            self.push()
 
     def room_changed(self, event):
         self.push()

@@ -102,7 +102,10 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Group membership would expire after a day by default, silently leaving a TV that was left
+# on without updates; a month outlasts any game night.
+CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
+                              "CONFIG": {"group_expiry": 60 * 60 * 24 * 30}}}
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("cs", _("Czech"))]

@@ -25,6 +25,10 @@
       setTimeout(function () { e.detail.socketWrapper.reconnect(); }, 1000);
     }
   });
+  // Pings can be dropped (channel layers deliver at most once): ask for a resync now and then.
+  setInterval(function () {
+    if (socket && open && !document.hidden) { socket.send(JSON.stringify({ sync: true })); }
+  }, 30000);
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden && socket && !open) {
       socket.reconnect();

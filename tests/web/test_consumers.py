@@ -146,3 +146,21 @@ async def test_kicked_phone_is_told_and_closed():
     frame = await receive_until(phone, "removed you")
     assert "ph-panel" in frame
     assert (await phone.receive_output(timeout=5))["type"] == "websocket.close"
+
+
+async def test_a_sync_request_brings_a_stale_screen_up_to_date():
+    """A dropped ping is repaired by the screen's periodic sync: it gets what changed, nothing else."""
+    room, players, game = await database_sync_to_async(started_game)()
+    phone = phone_socket(players[3])
+    assert (await phone.connect())[0]
+    await phone.receive_from()
+    # Change the game without a ping, as if the channel layer had dropped it.
+    from mafiagames.models import Game
+    state = dict(game.state, rejections=2)
+    await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(state=state)
+    await phone.send_to(text_data='{"sync": true, "HEADERS": {}}')
+    frame = await phone.receive_from()
+    assert ids(frame) == ["ph-board"] and "Rejected crews: 2/5" in frame
+    await phone.send_to(text_data='{"sync": true}')
+    assert await phone.receive_nothing(timeout=0.3)  # nothing changed since
+    await phone.disconnect()
