@@ -24,53 +24,48 @@ REASONS = {
 SEAT_PARAMS = {"kmotr", "seat", "target", "holder"}
 
 
-def _narration_text(code: str, params: dict) -> str | None:
-    p = params
-    if code == "setup":
-        return _("The twenties. The city belongs to the Family — but the police have planted "
-                 "detectives among you. Check your phone in secret.")
-    if code == "detective_meeting":
-        return _("Detectives: your phone now shows your partners. Everyone else: tap ready.")
-    if code == "round_start":
-        if p.get("two_fails"):
-            return _("Job %(round)s of 5. It needs a crew of %(team_size)s, and two sabotages "
-                     "to stop it.") % p
-        return _("Job %(round)s of 5. It needs a crew of %(team_size)s.") % p
-    if code == "team_selection":
-        return _("%(kmotr)s is the Godfather. Pick your crew of %(team_size)s.") % p
-    if code == "choose_slot":
-        return _("Attempt %(round)s. %(kmotr)s is the Godfather: choose which job to pull and a crew "
-                 "for it.") % p
-    if code == "slot_chosen":
-        if p.get("two_fails"):
-            return _("Job %(slot)s: a crew of %(team_size)s, and two sabotages to stop it.") % p
-        return _("Job %(slot)s: a crew of %(team_size)s.") % p
-    if code == "vote":
-        return _("Approve or reject this crew — %(approvals_needed)s approvals needed.") % p
-    if code == "approved":
-        return _("Crew approved %(approve)s–%(reject)s. They move out.") % p
-    if code == "rejected":
-        return _("Crew rejected %(approve)s–%(reject)s. Failed votes: %(count)s of 5. "
-                 "%(kmotr)s is the new Godfather.") % p
-    if code == "action_play":
-        return _("Crew, choose your card in secret. Mafiosi must play Success.")
+# Narration lines of rules A.4, keyed by (code, variant); ``_variant`` picks the variant.
+LINES = {
+    ("setup", None): gettext_lazy(
+        "The twenties. The city belongs to the Family — but the police have planted detectives among "
+        "you. Check your phone in secret."),
+    ("detective_meeting", None): gettext_lazy(
+        "Detectives: your phone now shows your partners. Everyone else: tap ready."),
+    ("round_start", False): gettext_lazy("Job %(round)s of 5. It needs a crew of %(team_size)s."),
+    ("round_start", True): gettext_lazy(
+        "Job %(round)s of 5. It needs a crew of %(team_size)s, and two sabotages to stop it."),
+    ("team_selection", None): gettext_lazy("%(kmotr)s is the Godfather. Pick your crew of %(team_size)s."),
+    ("choose_slot", None): gettext_lazy(
+        "Attempt %(round)s. %(kmotr)s is the Godfather: choose which job to pull and a crew for it."),
+    ("slot_chosen", False): gettext_lazy("Job %(slot)s: a crew of %(team_size)s."),
+    ("slot_chosen", True): gettext_lazy("Job %(slot)s: a crew of %(team_size)s, and two sabotages to stop it."),
+    ("vote", None): gettext_lazy("Approve or reject this crew — %(approvals_needed)s approvals needed."),
+    ("approved", None): gettext_lazy("Crew approved %(approve)s–%(reject)s. They move out."),
+    ("rejected", None): gettext_lazy(
+        "Crew rejected %(approve)s–%(reject)s. Failed votes: %(count)s of 5. %(kmotr)s is the new Godfather."),
+    ("action_play", None): gettext_lazy("Crew, choose your card in secret. Mafiosi must play Success."),
+    ("reveal", "success"): gettext_lazy(
+        "The cards are shuffled… Success: %(successes)s, failure: %(fails)s. The job succeeds."),
+    ("reveal", "fail"): gettext_lazy(
+        "The cards are shuffled… Success: %(successes)s, failure: %(fails)s. The job is foiled."),
+    ("two_fails_needed", None): gettext_lazy("One sabotage was not enough — this job needed two. It succeeds."),
+    ("five_rejections", True): gettext_lazy(
+        "Crew rejected %(approve)s–%(reject)s. Five crews rejected in a row. The Family can't agree — "
+        "the detectives win!"),
+    ("five_rejections", False): gettext_lazy(
+        "Five crews rejected in a row. The Family can't agree — the detectives win!"),
+    ("mafia_win", None): gettext_lazy("Three jobs pulled off. The Mafia rules the city!"),
+    ("detective_win", None): gettext_lazy("Three jobs foiled. The Family is broken — the law wins!"),
+}
+
+
+def _variant(code: str, params: dict):
+    if code in ("round_start", "slot_chosen"):
+        return bool(params.get("two_fails"))
     if code == "reveal":
-        if p.get("result") == "success":
-            return _("The cards are shuffled… Success: %(successes)s, failure: %(fails)s. "
-                     "The job succeeds.") % p
-        return _("The cards are shuffled… Success: %(successes)s, failure: %(fails)s. "
-                 "The job is foiled.") % p
-    if code == "two_fails_needed":
-        return _("One sabotage was not enough — this job needed two. It succeeds.")
+        return params.get("result")
     if code == "five_rejections":
-        if "approve" in p:
-            return _("Crew rejected %(approve)s–%(reject)s. Five crews rejected in a row. The Family "
-                     "can't agree — the detectives win!") % p
-        return _("Five crews rejected in a row. The Family can't agree — the detectives win!")
-    if code == "mafia_win":
-        return _("Three jobs pulled off. The Mafia rules the city!")
-    if code == "detective_win":
-        return _("Three jobs foiled. The Family is broken — the law wins!")
+        return "approve" in params
     return None
 
 
@@ -79,11 +74,12 @@ def narrate(item: dict, names: list[str]) -> str:
         key: (names[value] if key in SEAT_PARAMS and isinstance(value, int) else value)
         for key, value in item.get("params", {}).items()
     }
+    code = item.get("code", "")
+    line = LINES.get((code, _variant(code, params)))
     try:
-        text = _narration_text(item.get("code", ""), params)
+        return str(line) % params if line is not None else ""
     except (KeyError, TypeError, ValueError):
-        text = None
-    return text or ""
+        return ""
 
 
 PHASE_TITLES = {
