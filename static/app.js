@@ -44,19 +44,22 @@
   }
   document.addEventListener("DOMContentLoaded", requestWakeLock);
 
-  // Press and hold to peek at the secret role; it hides again when released.
-  function peek(on) {
-    return function (e) {
-      var card = e.target.closest && e.target.closest("[data-hold]");
-      if (!card) { return; }
-      if (on) { e.preventDefault(); }
-      card.classList.toggle("peek", on);
-    };
-  }
-  ["pointerdown"].forEach(function (t) { document.addEventListener(t, peek(true)); });
-  ["pointerup", "pointercancel", "pointerleave", "pointerout"].forEach(function (t) {
-    document.addEventListener(t, peek(false), true);
+  // Press and hold to peek at the secret role; it hides again when released or left.
+  document.addEventListener("pointerdown", function (e) {
+    var card = e.target.closest && e.target.closest("[data-hold]");
+    if (!card) { return; }
+    e.preventDefault();
+    card.classList.add("peek");
   });
+  function hideAll() {
+    document.querySelectorAll("[data-hold].peek").forEach(function (card) { card.classList.remove("peek"); });
+  }
+  ["pointerup", "pointercancel", "blur"].forEach(function (t) { window.addEventListener(t, hideAll, true); });
+  document.addEventListener("pointerleave", function (e) {
+    // Leave events also fire for the card's own children when the cover swaps for the secret.
+    if (e.target.matches && e.target.matches("[data-hold]")) { e.target.classList.remove("peek"); }
+  }, true);
+  document.addEventListener("visibilitychange", hideAll);
   document.addEventListener("contextmenu", function (e) {
     if (e.target.closest && e.target.closest("[data-hold]")) { e.preventDefault(); }
   });

@@ -24,6 +24,7 @@ def peek_role(phone) -> str:
     expect(card.locator(".secret")).to_be_hidden()
     card.hover()
     phone.mouse.down()
+    expect(card.locator(".secret")).to_be_visible()
     role = card.locator(".role-name").inner_text()
     phone.mouse.up()
     expect(card.locator(".secret")).to_be_hidden()
@@ -58,9 +59,10 @@ def everyone_approves(tv, phones):
 
 
 def crew_plays(tv, phones, roles, refused):
-    for phone, role in zip(phones, roles):
-        if not phone.locator("#ph-panel button[value=fail]").count():
-            continue
+    crew = tv.locator("#tv-main .team .chip").all_inner_texts()
+    for name in crew:
+        phone, role = phones[NAMES.index(name)], roles[NAMES.index(name)]
+        expect(phone.locator("#ph-panel button[value=fail]")).to_be_visible()
         if role == "Mafioso" and not refused:
             phone.click("#ph-panel button[value=fail]")  # the server refuses it, privately
             expect(phone.locator("#flash")).to_have_text("Mafiosi must play Success.")
