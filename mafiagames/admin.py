@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from django.contrib import admin
 from django.http import Http404
@@ -133,7 +134,10 @@ def replay_at(game: Game, step: int) -> dict:
 
 
 def _pretty(data) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True)
+    """Indented JSON with short lists of plain values kept on one line."""
+    text = json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True)
+    return re.sub(r"\[\s*((?:[-\w.\"]+,\s*)*[-\w.\"]+)\s*\]",
+                  lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]", text)
 
 
 @admin.register(Room)

@@ -206,6 +206,15 @@ ERRORS = {
     "game_over": gettext_lazy("This game is over."),
     "wrong_phase": gettext_lazy("That is not possible right now."),
     "not_your_turn": gettext_lazy("It is not your turn."),
+    "unknown_slot": gettext_lazy("There are only jobs 1 to 5."),
+    "wrong_slot": gettext_lazy("That is not the job being attempted now."),
+    "bad_action": gettext_lazy("That request was malformed."),
+    "unknown_action": gettext_lazy("Unknown action."),
+    "bad_team": gettext_lazy("Pick the crew from the players at this table."),
+    "bad_slot": gettext_lazy("Pick a job from 1 to 5."),
+    "bad_vote": gettext_lazy("Choose approve or reject."),
+    "bad_card": gettext_lazy("Choose Success or Fail."),
+    "bad_seat": gettext_lazy("You are not playing in this game."),
 }
 
 

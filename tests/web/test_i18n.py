@@ -111,3 +111,16 @@ def test_every_engine_narration_code_has_words():
                             text = presenter("mafie").narrate(item, [f"P{i}" for i in range(players)])
                         assert text, f"no {language} words for {item}"
     assert {"setup", "vote", "reveal", "approved", "rejected"} <= seen
+
+
+def test_every_refusal_the_engine_can_raise_has_translated_words():
+    """Engines speak English codes; each code a player can meet is worded by the presenter."""
+    import re as regex
+
+    from engines import mafie
+    from mafiagames.presenters import mafie as words
+
+    source = Path(mafie.__file__).read_text()
+    codes = set(regex.findall(r'(?:IllegalAction|MalformedAction)\("([a-z_]+)"', source))
+    assert len(codes) > 15
+    assert codes <= set(words.ERRORS), f"add words for {sorted(codes - set(words.ERRORS))}"
