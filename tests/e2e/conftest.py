@@ -24,7 +24,8 @@ needs_chromium = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian
 class Daphne:
     """daphne serving the test database on 127.0.0.1; can be restarted mid-game."""
 
-    def __init__(self, db_path: str, log_path: Path):
+    def __init__(self, db_path: str, log_path: Path, websocket_timeout: int = -1):
+        self.websocket_timeout = websocket_timeout
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -38,7 +39,7 @@ class Daphne:
         # As `make run` does: sockets from before a restart are gone, so nobody is connected yet.
         subprocess.run([sys.executable, "manage.py", "clear_presence"], cwd=ROOT, env=self.env, check=True)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "--websocket_timeout", "-1",
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "--websocket_timeout", str(self.websocket_timeout),
              "mafiagames.asgi:application"], cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:  # poll until it answers; no fixed sleeps

@@ -1,0 +1,68 @@
+"""Screens that stay live for hours: server-side socket timeouts and the spoken narration."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import expect
+
+from mafiagames import services
+
+from .conftest import Daphne, needs_chromium
+
+
+def join(browser, url: str, name: str, joined_text: str = "You're in"):
+    phone = browser.new_context().new_page()
+    phone.goto(url)
+    phone.fill("input[name=name]", name)
+    phone.click("button[type=submit]")
+    expect(phone.locator("#ph-panel")).to_contain_text(joined_text)
+    return phone
+
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
+
+COUNT_OPENS = "window.__opens = 0; document.addEventListener('htmx:wsOpen', () => { window.__opens += 1; });"
+RECORD_SPEECH = """window.__spoken = [];
+  if (window.speechSynthesis) { window.speechSynthesis.speak = (u) => window.__spoken.push([u.lang, u.text]); }"""
+
+
+def test_tv_reconnects_after_daphne_closes_its_socket_and_still_updates(browser, output_dir):
+    """daphne closes sockets after --websocket_timeout with code 1000, which htmx-ext-ws would not
+    retry; the page must reconnect by itself and keep showing new players."""
+    server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log", websocket_timeout=2)
+    server.start()
+    try:
+        room = services.create_room("en")
+        tv = browser.new_page()
+        tv.add_init_script(COUNT_OPENS)
+        tv.goto(f"{server.url}/r/{room.code}/")
+        tv.wait_for_function("window.__opens >= 3", timeout=20000)  # closed twice, reopened twice
+        join(browser, f"{server.url}/j/{room.code}/", "Latecomer")
+        expect(tv.locator("#tv-players")).to_contain_text("Latecomer")
+    finally:
+        server.stop()
+
+
+def test_tv_reads_the_narration_aloud_once_sound_is_on(live_daphne, browser):
+    tv = browser.new_page()
+    tv.add_init_script(RECORD_SPEECH)
+    tv.goto(live_daphne.url + "/")
+    tv.select_option("select[name=language]", "cs")
+    tv.click("button[type=submit]")
+    toggle = tv.locator("[data-sound-toggle]")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    assert tv.evaluate("window.__spoken") == []
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    tv.wait_for_function("window.__spoken.length === 1")
+    assert tv.evaluate("window.__spoken")[0] == ["cs", "Naskenujte kód telefonem a připojte se."]
+    code = tv.locator(".tv-join .code").inner_text()
+    for name in ["Ana", "Ben", "Cid", "Dan", "Eli"]:
+        join(browser, f"{live_daphne.url}/j/{code}/", name, "Jste u stolu")
+    tv.click("#tv-host button.start")
+    tv.wait_for_function("window.__spoken.length === 2")
+    lang, text = tv.evaluate("window.__spoken")[1]
+    assert lang == "cs" and "dvacátá léta" in text.lower()
+    # The choice sticks across a reload.
+    tv.reload()
+    expect(tv.locator("[data-sound-toggle]")).to_have_attribute("aria-pressed", "true")
