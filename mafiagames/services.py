@@ -15,7 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engines import registry
-from engines.base import EngineError, IllegalAction, resolve_options
+from engines.base import NOBODY, EngineError, IllegalAction, resolve_options
+from engines.base import Event as EngineEvent
 
 from .models import NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Event, Game, Player, Room
 from .notify import ping
@@ -210,10 +211,7 @@ def submit(game_id: int, seat: int | None, action: dict, *, expected_turn: int |
     return game
 
 
-def _action_event(seat: int | None, action: dict):
-    from engines.base import NOBODY
-    from engines.base import Event as EngineEvent
-
+def _action_event(seat: int | None, action: dict) -> EngineEvent:
     # The action itself may be secret (a vote, a card); what it made public is in the engine's events.
     return EngineEvent("action", {"seat": seat, "action": action}, NOBODY)
 

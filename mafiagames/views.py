@@ -14,6 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from engines import registry
 from engines.base import EngineError, MalformedAction
 
 from . import addresses, rendering, seating, services
@@ -137,6 +138,16 @@ def _submit(game_id: int, seat: int | None, action: dict, turn: int | None, slug
     return HttpResponse(status=204)  # the websocket brings the new screen
 
 
+def _options_from_form(slug: str, post) -> dict:
+    """Options posted as ``opt-<key>``; an unticked checkbox is not posted at all, so it means off."""
+    options = {key[4:]: value for key, value in post.items() if key.startswith("opt-")}
+    if slug in {ruleset.slug for ruleset in registry.all()}:
+        for option in registry.get(slug).options():
+            if option.kind == "bool":
+                options.setdefault(option.key, False)
+    return options
+
+
 @require_POST
 def host(request: HttpRequest, code: str) -> HttpResponse:
     """The host's controls on the TV: settings, seating, start, end, next game."""
@@ -147,14 +158,8 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
         command = request.POST.get("command", "")
         try:
             if command == "configure":
-                options = {key[4:]: value for key, value in request.POST.items() if key.startswith("opt-")}
                 slug = request.POST.get("ruleset", room.ruleset)
-                from engines import registry
-                if slug in {r.slug for r in registry.all()}:
-                    for option in registry.get(slug).options():
-                        if option.kind == "bool":
-                            options.setdefault(option.key, False)
-                services.configure(room, slug, options)
+                services.configure(room, slug, _options_from_form(slug, request.POST))
             elif command in ("up", "down", "kick"):
                 player_id = int(request.POST.get("player", ""))
                 if command == "kick":
