@@ -1,94 +1,125 @@
 """Websockets: push-only screens (DESIGN.md §4, notes/style.md G12).
 
 Each socket knows its room and, for a phone, its player.  On connect it sends the full
-screen; on every "room changed" ping it re-renders its own screen and sends only the
-fragments whose HTML changed (re-swapping unchanged buttons can swallow a tap,
-notes/stack.md §2).  Nothing secret ever travels through the channel layer: pings carry
-no data, and a phone renders only its own seat.
+screen; when told the room reached a new version it takes that version's shared snapshot
+(``screens``), picks its own screen from it and sends only the fragments whose HTML changed
+(re-swapping unchanged buttons can swallow a tap, notes/stack.md §2), followed by the version
+marker.  Nothing secret travels through the channel layer: pings carry a room code and a
+number, and a phone renders only its own seat.
 """
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
-from channels.generic.websocket import WebsocketConsumer
+import asyncio
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from . import rendering, seating, services
+from . import rendering, screens, seating, services
+from .fanout import HUB
 from .models import Room
-from .notify import group_name
-from .tables import load_table
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 
 
-class ScreenConsumer(WebsocketConsumer):
-    """Shared plumbing: room lookup, group membership, diffing fragments."""
+class ScreenConsumer(AsyncWebsocketConsumer):
+    """Shared plumbing: who is this, register for pings, coalesce refreshes, diff fragments."""
 
-    room: Room | None = None
+    code: str = ""
+    registered = False
 
-    def connect(self):
-        code = self.scope["url_route"]["kwargs"]["code"].upper()
-        self.room = Room.objects.filter(code=code).first()
-        if self.room is None:
-            self.close(code=CLOSE_NOT_FOUND)
-            return
-        self.cookies = seating.scope_cookies(self.scope)
-        if not self.authorise():
-            self.close(code=CLOSE_FORBIDDEN)
+    async def connect(self):
+        self.code = self.scope["url_route"]["kwargs"]["code"].upper()
+        verdict = await database_sync_to_async(self.identify)(seating.scope_cookies(self.scope))
+        if verdict is not None:
+            await self.close(code=verdict)
             return
         self._sent: dict[str, str] = {}
-        async_to_sync(self.channel_layer.group_add)(group_name(self.room.code), self.channel_name)
-        self.accept()
-        self.opened()
-        self.push()
+        self.shown = -1         # room version this screen shows
+        self.wanted = -1        # newest version we were told about
+        self.worker: asyncio.Task | None = None
+        await self.accept()
+        await HUB.register(self.code, self)
+        self.registered = True
+        await self.opened()
+        await self.push(None)
 
-    def disconnect(self, code):
-        if self.room is not None:
-            async_to_sync(self.channel_layer.group_discard)(group_name(self.room.code), self.channel_name)
+    async def disconnect(self, code):
+        if self.registered:
+            self.registered = False
+            await HUB.unregister(self.code, self)
+            await self.closed()
 
-    def receive(self, text_data=None, bytes_data=None):
-        """Actions arrive as HTTP posts; the only message a screen sends is a periodic "sync".
+    async def receive(self, text_data=None, bytes_data=None):
+        """Actions arrive as HTTP posts; a screen only asks now and then to be brought up to date.
 
-        Channel layers deliver at most once, so a screen asks now and then to be brought up
-        to date; only fragments that differ from what it was last sent go out.
+        Channel layers deliver at most once, so the page sends ``{"sync": true}`` periodically;
+        the current version is read from the database and only what changed is sent.
         """
         if text_data and '"sync"' in text_data[:64]:
-            self.push()
+            await self.push(None)
 
-    def room_changed(self, event):
-        self.push()
+    # -- refreshing ----------------------------------------------------------------------------
 
-    def push(self):
-        fragments = self.render()
+    def refresh_soon(self, version: int) -> None:
+        """Called by the hub on the event loop; several pings in a row cost one render."""
+        if version <= self.wanted:
+            return
+        self.wanted = version
+        if self.worker is None or self.worker.done():
+            self.worker = asyncio.ensure_future(self._catch_up())
+
+    async def _catch_up(self):
+        while self.registered and self.shown < self.wanted:
+            await self.push(self.wanted)
+
+    async def push(self, version: int | None):
+        snap = await screens.snapshot(self.code, version)
+        if snap.version <= self.shown and version is not None:
+            return
+        self.shown = max(self.shown, snap.version)
+        fragments = self.render(snap)
         if fragments is None:
             return
         changed = [html for key, html in fragments.items() if self._sent.get(key) != html]
         self._sent = fragments
         if changed:
-            self.send(text_data="".join(changed))
+            changed.append(rendering.version_marker(snap.version))
+            await self.send(text_data="".join(changed))
 
-    def authorise(self) -> bool:
-        return True
+    # -- per kind of screen -----------------------------------------------------------------------
 
-    def opened(self):
+    def identify(self, cookies) -> int | None:
+        """In a worker thread: None to accept, else the close code to refuse with."""
+        raise NotImplementedError
+
+    async def opened(self):
         pass
 
-    def render(self) -> dict[str, str] | None:
+    async def closed(self):
+        pass
+
+    def render(self, snap: screens.Snapshot) -> dict[str, str] | None:
         raise NotImplementedError
 
 
 class TvConsumer(ScreenConsumer):
     """The public board. Anyone may watch it; only the host's browser gets the controls."""
 
-    def authorise(self) -> bool:
-        self.host = seating.is_host(self.room, self.cookies)
-        return True
+    def identify(self, cookies):
+        room = Room.objects.filter(code=self.code).first()
+        if room is None:
+            return CLOSE_NOT_FOUND
+        self.host = seating.is_host(room, cookies)
+        return None
 
-    def render(self):
-        self.room.refresh_from_db()
-        return rendering.tv_screen(load_table(self.room), host=self.host)
+    def render(self, snap):
+        if snap.table is None:
+            return None
+        return rendering.tv_screen(snap.table, host=self.host, memo=snap.memo)
 
 
 class PhoneConsumer(ScreenConsumer):
@@ -96,28 +127,32 @@ class PhoneConsumer(ScreenConsumer):
 
     player_id: int | None = None
 
-    def authorise(self) -> bool:
-        player = seating.player_from_cookies(self.room, self.cookies)
+    def identify(self, cookies):
+        room = Room.objects.filter(code=self.code).first()
+        if room is None:
+            return CLOSE_NOT_FOUND
+        player = seating.player_from_cookies(room, cookies)
         if player is None:
-            return False
+            return CLOSE_FORBIDDEN
         self.player_id = player.pk
-        return True
+        self.language = room.language
+        return None
 
-    def opened(self):
-        services.set_presence(self.player_id, +1)
+    async def opened(self):
+        await database_sync_to_async(services.set_presence)(self.player_id, +1)
 
-    def disconnect(self, code):
-        if self.player_id is not None:
-            services.set_presence(self.player_id, -1)
-        super().disconnect(code)
+    async def closed(self):
+        await database_sync_to_async(services.set_presence)(self.player_id, -1)
 
-    def render(self):
-        self.room.refresh_from_db()
-        table = load_table(self.room)
-        if not any(p["id"] == self.player_id for p in table.players):
-            # Kicked by the host: say so and stop; the closed code does not trigger a reconnect.
-            with translation.override(self.room.language):
-                self.send(text_data=render_to_string("screens/removed.html"))
-            self.close(code=CLOSE_FORBIDDEN)
+    def render(self, snap):
+        if snap.table is None or not any(p["id"] == self.player_id for p in snap.table.players):
+            # Kicked by the host: say so and stop; this close code does not trigger a reconnect.
+            asyncio.ensure_future(self._removed())
             return None
-        return rendering.phone_screen(table, self.player_id)
+        return rendering.phone_screen(snap.table, self.player_id, memo=snap.memo)
+
+    async def _removed(self):
+        with translation.override(self.language):
+            html = render_to_string("screens/removed.html")
+        await self.send(text_data=html)
+        await self.close(code=CLOSE_FORBIDDEN)

@@ -25,6 +25,8 @@ class Room(models.Model):
     language = models.CharField(max_length=8, default="en")
     ruleset = models.CharField(max_length=32, default="mafie")
     options = models.JSONField(default=dict, blank=True)
+    # Grows with every change anyone could see (lobby, presence, game): the key of every cached screen.
+    version = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

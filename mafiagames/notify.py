@@ -1,23 +1,15 @@
-"""The only thing the channel layer carries: "room X changed" (DESIGN.md §4).
+"""The only thing that tells screens about a change: "room X is now at version V".
 
-Never HTML, never state: each socket re-renders its own seat's view on a ping.
+Never HTML, never state (DESIGN.md §4): each screen re-renders its own view.  Sent after
+commit, so a screen never renders a state that could still roll back.
 """
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 
+from .fanout import group_name, send_ping
 
-def group_name(code: str) -> str:
-    return f"room.{code}"
+__all__ = ["group_name", "ping"]
 
 
-def ping(code: str) -> None:
-    """Tell every screen of the room to re-render, once the current transaction commits."""
-
-    def send():
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(group_name(code), {"type": "room.changed"})
-
-    transaction.on_commit(send)
+def ping(code: str, version: int) -> None:
+    transaction.on_commit(lambda: send_ping(code, version))

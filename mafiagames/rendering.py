@@ -4,10 +4,17 @@ A screen is a dict ``{element id: html}``; every fragment is a top-level element
 id and ``hx-swap-oob="true"``, so the page embeds them and a websocket can replace any
 one of them.  Rendering is a pure function of already-loaded objects, so the no-leak
 tests can render a seat's screen for any state without a database.
+
+Rendering is the expensive part of a push (DESIGN.md §8), so each fragment is rendered once
+per distinct input: callers pass a ``memo`` dict that lives as long as one version of the
+room (``screens.Snapshot``), and fragments are keyed by exactly what they show — the TV's
+once for every TV, the public phone board once for every phone, a phone's panel once for
+every seat whose view is equal apart from the seat number.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
@@ -24,7 +31,7 @@ PHONE_FRAGMENTS = ("ph-head", "ph-role", "ph-panel", "ph-board")
 
 @dataclass
 class Table:
-    """What a screen needs to know about a room, loaded once."""
+    """What a screen needs to know about a room, loaded once per version."""
 
     code: str
     language: str
@@ -34,7 +41,13 @@ class Table:
     game: dict | None = None  # {"id", "ruleset", "state", "version", "names", "seats", "status"}
     join_url: str = ""
     qr_svg: str = ""
+    version: int = 0
     extra: dict = field(default_factory=dict)
+
+
+def version_marker(version: int) -> str:
+    """Sent with every update: which room version the screen now shows (load tests read it)."""
+    return f'<i id="sv" hx-swap-oob="true" data-v="{int(version)}" hidden></i>'
 
 
 def _option_rows(slug: str, chosen: dict) -> list[dict]:
@@ -49,10 +62,8 @@ def _option_rows(slug: str, chosen: dict) -> list[dict]:
     return rows
 
 
-def _game_context(table: Table, seat: int | None) -> dict:
+def _game_context(table: Table, view: dict) -> dict:
     game = table.game
-    ruleset = registry.get(game["ruleset"])
-    view = ruleset.view(game["state"], seat)
     pres = presenter(game["ruleset"])
     context = pres.present(view, game["names"])
     online = {p["id"] for p in table.players if p["connected"]}
@@ -69,25 +80,66 @@ def _base_context(table: Table) -> dict:
             "join_url": table.join_url, "qr_svg": table.qr_svg}
 
 
-def tv_screen(table: Table, *, host: bool) -> dict[str, str]:
-    with translation.override(table.language):
-        context = _base_context(table)
-        context.update(host=host, in_game=bool(table.game))
-        if table.game:
-            context.update(_game_context(table, None))
-        return {frag: render_to_string(f"screens/tv.html#{frag}", context) for frag in TV_FRAGMENTS}
+def _render(memo: dict, key: tuple, template: str, make_context) -> str:
+    html = memo.get(key)
+    if html is None:
+        html = memo[key] = render_to_string(template, make_context())
+    return html
 
 
-def phone_screen(table: Table, player_id: int) -> dict[str, str]:
+def tv_screen(table: Table, *, host: bool, memo: dict | None = None) -> dict[str, str]:
+    memo = {} if memo is None else memo
+    context = None
+
+    def make_context():
+        nonlocal context
+        if context is None:
+            context = _base_context(table)
+            context.update(host=host, in_game=bool(table.game))
+            if table.game:
+                view = registry.get(table.game["ruleset"]).view(table.game["state"], None)
+                context.update(_game_context(table, view))
+        return context
+
     with translation.override(table.language):
-        context = _base_context(table)
-        me = next((p for p in table.players if p["id"] == player_id), None)
-        context.update(player=me, seat=None, in_game=False)
-        game = table.game
-        if game and player_id in game["seats"]:
-            seat = game["seats"].index(player_id)
-            context.update(_game_context(table, seat))
-            context.update(seat=seat, in_game=True)
-        elif game and game["status"] == "running":
-            context.update(spectating=True)
-        return {frag: render_to_string(f"screens/phone.html#{frag}", context) for frag in PHONE_FRAGMENTS}
+        # Only the host controls differ between the host's TV and anyone else's.
+        return {frag: _render(memo, ("tv", frag, host if frag == "tv-host" else None),
+                              f"screens/tv.html#{frag}", make_context)
+                for frag in TV_FRAGMENTS}
+
+
+def phone_screen(table: Table, player_id: int, memo: dict | None = None) -> dict[str, str]:
+    memo = {} if memo is None else memo
+    me = next((p for p in table.players if p["id"] == player_id), None)
+    game = table.game
+    seat = game["seats"].index(player_id) if game and player_id in game["seats"] else None
+    view = registry.get(game["ruleset"]).view(game["state"], seat) if seat is not None else None
+    if view is not None:
+        mine = view["me"]
+        # Keys hold everything the fragment can show: equal keys mean equal fragments.
+        board_key = ("game",)
+        role_key = ("role", mine.get("role"), json.dumps(mine.get("partners")))
+        panel_key = ("panel", json.dumps({**view, "me": {k: v for k, v in mine.items() if k != "seat"}},
+                                         sort_keys=True))
+    else:
+        spectating = bool(game and game["status"] == "running")
+        board_key = role_key = panel_key = ("lobby", spectating)
+    context = None
+
+    def make_context():
+        nonlocal context
+        if context is None:
+            context = _base_context(table)
+            context.update(player=me, seat=None, in_game=False)
+            if view is not None:
+                context.update(_game_context(table, view))
+                context.update(seat=seat, in_game=True)
+            elif game and game["status"] == "running":
+                context.update(spectating=True)
+        return context
+
+    keys = {"ph-head": ("head", me["name"] if me else ""), "ph-role": role_key,
+            "ph-panel": panel_key, "ph-board": board_key}
+    with translation.override(table.language):
+        return {frag: _render(memo, ("ph", frag, *keys[frag]), f"screens/phone.html#{frag}", make_context)
+                for frag in PHONE_FRAGMENTS}

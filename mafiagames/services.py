@@ -78,10 +78,22 @@ def join_room(room: Room, raw_name: str) -> Player:
         with transaction.atomic():
             order = (room.players.order_by("-order").values_list("order", flat=True).first() or 0) + 1
             player = Player.objects.create(room=room, name=name, name_key=name.casefold(), order=order)
+            changed(room)
     except IntegrityError:
         raise ServiceError("name_taken", _("Somebody in this room already uses that name.")) from None
-    ping(room.code)
     return player
+
+
+def changed(room: Room) -> int:
+    """Bump the room's version and ping its screens once the transaction commits.
+
+    Call inside the transaction that made the change: screens re-render from the committed
+    state, and the version tells them (and their caches) which state that is.
+    """
+    Room.objects.filter(pk=room.pk).update(version=F("version") + 1)
+    version = Room.objects.filter(pk=room.pk).values_list("version", flat=True).get()
+    ping(room.code, version)
+    return version
 
 
 def _lobby_room(room: Room) -> Room:
@@ -98,7 +110,7 @@ def kick(room: Room, player_id: int) -> None:
         deleted, _rows = Player.objects.filter(room=room, pk=player_id).delete()
         if not deleted:
             raise ServiceError("unknown_player", _("No such player in this room."))
-        ping(room.code)
+        changed(room)
 
 
 def move_player(room: Room, player_id: int, direction: int) -> None:
@@ -115,7 +127,7 @@ def move_player(room: Room, player_id: int, direction: int) -> None:
         players[index], players[other] = players[other], players[index]
         for position, player in enumerate(players, start=1):
             Player.objects.filter(pk=player.pk).update(order=position)
-        ping(room.code)
+        changed(room)
 
 
 def configure(room: Room, slug: str, raw_options: dict) -> None:
@@ -131,7 +143,7 @@ def configure(room: Room, slug: str, raw_options: dict) -> None:
     with transaction.atomic():
         _lobby_room(room)
         Room.objects.filter(pk=room.pk).update(ruleset=slug, options=options)
-        ping(room.code)
+        changed(room)
     room.ruleset, room.options = slug, options
 
 
@@ -142,7 +154,7 @@ def set_presence(player_id: int, delta: int) -> None:
         if player is None:
             return
         Player.objects.filter(pk=player_id).update(connections=F("connections") + delta)
-        ping(player.room.code)
+        changed(player.room)
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -168,7 +180,7 @@ def start_game(room: Room, seed: int | None = None, deal: dict | None = None) ->
             seats=[p.pk for p in players], names=[p.name for p in players], state=state,
         )
         _append(game, 0, events)
-        ping(room.code)
+        changed(room)
     return game
 
 
@@ -177,7 +189,7 @@ def abandon_game(room: Room) -> None:
         updated = room.games.running().update(status=Game.Status.ABANDONED, finished=timezone.now())
         if not updated:
             raise ServiceError("no_game", _("No game is running."))
-        ping(room.code)
+        changed(room)
 
 
 def submit(game_id: int, seat: int | None, action: dict, *, expected_turn: int | None = None,
@@ -207,7 +219,7 @@ def submit(game_id: int, seat: int | None, action: dict, *, expected_turn: int |
         if outcome is not None:
             game.status, game.outcome, game.finished = Game.Status.FINISHED, outcome.to_json(), timezone.now()
         game.save(update_fields=["state", "version", "status", "outcome", "finished"])
-        ping(game.room.code)
+        game.room_version = changed(game.room)
     return game
 
 

@@ -10,7 +10,8 @@ def load_table(room: Room, *, join_url: str = "", qr_svg: str = "") -> Table:
     players = [{"id": p.pk, "name": p.name, "connected": p.connections > 0} for p in room.players.all()]
     game = room.current_game()
     return Table(code=room.code, language=room.language, ruleset=room.ruleset, options=room.options,
-                 players=players, game=game_dict(game) if game else None, join_url=join_url, qr_svg=qr_svg)
+                 players=players, game=game_dict(game) if game else None, join_url=join_url, qr_svg=qr_svg,
+                 version=room.version)
 
 
 def game_dict(game: Game) -> dict:

@@ -129,13 +129,16 @@ def act(request: HttpRequest, code: str) -> HttpResponse:
 
 def _submit(game_id: int, seat: int | None, action: dict, turn: int | None, slug: str) -> HttpResponse:
     try:
-        services.submit(game_id, seat, action, expected_turn=turn)
+        game = services.submit(game_id, seat, action, expected_turn=turn)
     except services.ServiceError as exc:
         return flash(exc.message, exc.status)
     except EngineError as exc:
         status = 400 if isinstance(exc, MalformedAction) else 409
         return flash(presenter(slug).error_message(exc), status)
-    return HttpResponse(status=204)  # the websocket brings the new screen
+    response = HttpResponse(status=204)  # the websocket brings the new screen
+    # Screens mark each update with the room version (#sv); load tests match taps to updates by it.
+    response["X-Room-Version"] = str(game.room_version)
+    return response
 
 
 def _options_from_form(slug: str, post) -> dict:

@@ -14,6 +14,7 @@ from . import FormError
 TEMPLATE_DIR = "engines/mafie"
 
 ROLE_NAMES = {"mafioso": gettext_lazy("Mafioso"), "detective": gettext_lazy("Detective")}
+TEAM_OF_ROLE = {"mafioso": "mafia", "detective": "detectives"}
 TEAM_NAMES = {"mafia": gettext_lazy("The Mafia"), "detectives": gettext_lazy("The detectives")}
 REASONS = {
     "three_successes": gettext_lazy("Three jobs pulled off."),
@@ -136,7 +137,8 @@ def present(view: dict, names: list[str]) -> dict:
         context["my_role_name"] = ROLE_NAMES.get(me["role"], me["role"])
         context["partner_names"] = [names[s] for s in me.get("partners") or []]
         context["others"] = [r for r in rows]
-        context["i_won"] = bool(view.get("outcome")) and me["seat"] in view["outcome"]["winners"]
+        # From the role, not the seat: phones with equal views share one rendering (rendering.py).
+        context["i_won"] = bool(view.get("outcome")) and view["outcome"]["winner"] == TEAM_OF_ROLE[me["role"]]
     return context
 
 

@@ -36,7 +36,14 @@ def tv_socket(room, host=False):
 
 
 def ids(html: str) -> list[str]:
-    return re.findall(r'<[a-z]+ id="([a-z-]+)" hx-swap-oob="true"', html)
+    """Fragment ids of a frame, without the version marker every update ends with."""
+    found = re.findall(r'<[a-z]+ id="([a-z-]+)" hx-swap-oob="true"', html)
+    assert found[-1] == "sv", "every update ends with the room version marker"
+    return found[:-1]
+
+
+def marker(html: str) -> int:
+    return int(re.search(r'id="sv" hx-swap-oob="true" data-v="(\d+)"', html).group(1))
 
 
 async def receive_until(socket, needle: str, attempts: int = 10) -> str:
@@ -58,6 +65,8 @@ async def test_tv_connect_gets_the_whole_screen():
     frame = await tv.receive_from()
     assert ids(frame) == ["tv-players", "tv-main", "tv-narration", "tv-host"]
     assert "Alice" in frame and "Host controls" not in frame
+    await database_sync_to_async(room.refresh_from_db)()
+    assert marker(frame) == room.version
     await tv.disconnect()
 
 
@@ -76,9 +85,10 @@ async def test_phone_connect_gets_its_view_and_a_ping_re_renders_only_what_chang
     first = await phone.receive_from()
     assert ids(first) == ["ph-head", "ph-role", "ph-panel", "ph-board"]
     assert "I&#x27;m ready" in first or "I'm ready" in first
-    await database_sync_to_async(services.submit)(game.pk, 3, {"type": "ready"})
+    game = await database_sync_to_async(services.submit)(game.pk, 3, {"type": "ready"})
     update = await receive_until(phone, "Waiting for 4 more players")
     assert ids(update) == ["ph-panel"]  # role, head and board did not change, so they are not re-sent
+    assert marker(update) == game.room_version
     await phone.disconnect()
 
 
@@ -154,10 +164,13 @@ async def test_a_sync_request_brings_a_stale_screen_up_to_date():
     phone = phone_socket(players[3])
     assert (await phone.connect())[0]
     await phone.receive_from()
-    # Change the game without a ping, as if the channel layer had dropped it.
-    from mafiagames.models import Game
+    # Change the game (and the room's version, as every service does) but lose the ping.
+    from django.db.models import F
+
+    from mafiagames.models import Game, Room
     state = dict(game.state, rejections=2)
     await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(state=state)
+    await database_sync_to_async(Room.objects.filter(pk=room.pk).update)(version=F("version") + 1)
     await phone.send_to(text_data='{"sync": true, "HEADERS": {}}')
     frame = await phone.receive_from()
     assert ids(frame) == ["ph-board"] and "Rejected crews: 2/5" in frame

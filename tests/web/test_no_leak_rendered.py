@@ -3,7 +3,8 @@
 The engine-level suite (tests/engines/test_no_leak.py) proves each view dict is the same for
 every state a viewer cannot tell apart.  Here the same oracle is applied to the HTML a phone or
 the TV receives over the websocket: render every fragment for the real state and for each
-variant, and demand identical bytes.  A template that printed, say, a data attribute with
+variant, and demand identical bytes.  The real screens share one rendering memo, as they do in
+production, so a fragment wrongly reused from another seat's rendering shows up as a difference.  A template that printed, say, a data attribute with
 another player's role would differ between variants and fail.
 """
 
@@ -55,8 +56,10 @@ def test_rendered_fragments_are_identical_for_states_the_viewer_cannot_tell_apar
                 assert tv_screen(table_for(ruleset, variant, play.players, language), host=True) == \
                     tv_screen(table_for(ruleset, state, play.players, language), host=True), f"TV leaks in {play}"
             real = table_for(ruleset, state, play.players, language)
+            shared = {}  # as in production: one memo for every screen of a room version
+            tv_screen(real, host=False, memo=shared)
             for seat in range(play.players):
-                mine = phone_screen(real, 100 + seat)
+                mine = phone_screen(real, 100 + seat, memo=shared)
                 for variant in knowledge.variants(state, seat, rng)[:1]:
                     other = phone_screen(table_for(ruleset, variant, play.players, language), 100 + seat)
                     assert other == mine, f"seat {seat}'s phone leaks in {play} at phase {state.get('phase')}"

@@ -1,0 +1,110 @@
+"""Pings to this process's screens (DESIGN.md §4, §8).
+
+Every open screen registers here by room.  A ping ("room X is at version V") reaches the
+screens of that room in this process directly, without a message per socket through the
+channel layer (whose in-memory implementation scans every channel on every receive).
+
+Across processes (channels-redis), each process keeps one *relay* channel that joins the
+group of every room it has screens for; a ``group_send`` then costs one message per
+process, not one per socket.  With the in-memory layer (one process) pings are delivered
+in-process and the channel layer is not used at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+log = logging.getLogger(__name__)
+
+
+def group_name(code: str) -> str:
+    return f"room.{code}"
+
+
+def crosses_processes(layer) -> bool:
+    return layer is not None and not isinstance(layer, InMemoryChannelLayer)
+
+
+class Hub:
+    def __init__(self):
+        self.rooms: dict[str, set] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.relay_channel: str | None = None
+        self.relay_task: asyncio.Task | None = None
+
+    # -- screens come and go (called on the event loop) ----------------------------------------
+
+    async def register(self, code: str, screen) -> None:
+        loop = asyncio.get_running_loop()
+        if self.loop is not loop:  # a new event loop (tests): start afresh
+            self.rooms, self.loop, self.relay_channel, self.relay_task = {}, loop, None, None
+        first = code not in self.rooms
+        self.rooms.setdefault(code, set()).add(screen)
+        layer = get_channel_layer()
+        if first and crosses_processes(layer):
+            await self._relay(layer)
+            await layer.group_add(group_name(code), self.relay_channel)
+
+    async def unregister(self, code: str, screen) -> None:
+        screens = self.rooms.get(code)
+        if not screens:
+            return
+        screens.discard(screen)
+        if not screens:
+            del self.rooms[code]
+            from .screens import forget
+            forget(code)
+            layer = get_channel_layer()
+            if crosses_processes(layer) and self.relay_channel:
+                await layer.group_discard(group_name(code), self.relay_channel)
+
+    # -- pings ----------------------------------------------------------------------------------
+
+    def deliver(self, code: str, version: int) -> None:
+        """On the event loop: tell this process's screens of ``code`` about ``version``."""
+        for screen in list(self.rooms.get(code, ())):
+            screen.refresh_soon(version)
+
+    def deliver_threadsafe(self, code: str, version: int) -> None:
+        loop = self.loop
+        if loop is not None and not loop.is_closed() and code in self.rooms:
+            # A fresh context: the caller's (a worker thread inside sync_to_async) would make the
+            # screens' own database calls believe they run in that thread, and refuse.
+            loop.call_soon_threadsafe(self.deliver, code, version, context=contextvars.Context())
+
+    async def _relay(self, layer) -> None:
+        if self.relay_task is not None and not self.relay_task.done():
+            return
+        self.relay_channel = await layer.new_channel(prefix="relay.")
+        self.relay_task = asyncio.ensure_future(self._listen(layer, self.relay_channel))
+
+    async def _listen(self, layer, channel: str) -> None:
+        while True:
+            try:
+                message = await layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the layer's server went away for a moment: keep listening
+                log.exception("relay receive failed")
+                await asyncio.sleep(1)
+                continue
+            if message.get("type") == "room.changed":
+                self.deliver(message["code"], message["version"])
+
+
+HUB = Hub()
+
+
+def send_ping(code: str, version: int) -> None:
+    """From any thread, after commit: reach every screen of the room in every process."""
+    layer = get_channel_layer()
+    if crosses_processes(layer):
+        async_to_sync(layer.group_send)(group_name(code), {"type": "room.changed", "code": code,
+                                                           "version": version})
+    else:
+        HUB.deliver_threadsafe(code, version)
