@@ -59,9 +59,8 @@ class Hub:
             del self.rooms[code]
             from .screens import forget
             forget(code)
-            layer = get_channel_layer()
-            if crosses_processes(layer) and self.relay_channel:
-                await layer.group_discard(group_name(code), self.relay_channel)
+            # The relay stays in the room's group: leaving could race with a screen that reconnects
+            # at once, and a ping for a room without screens here costs nothing.
 
     # -- pings ----------------------------------------------------------------------------------
 
@@ -80,7 +79,9 @@ class Hub:
     async def _relay(self, layer) -> None:
         if self.relay_task is not None and not self.relay_task.done():
             return
-        self.relay_channel = await layer.new_channel(prefix="relay.")
+        # The default prefix: channels-redis reads a process's "!" channels under one receive lock
+        # per prefix, and a relay with a prefix of its own would never be read.
+        self.relay_channel = await layer.new_channel()
         self.relay_task = asyncio.ensure_future(self._listen(layer, self.relay_channel))
 
     async def _listen(self, layer, channel: str) -> None:

@@ -2,13 +2,15 @@
 
 Everything a host may want to change comes from the environment:
 PUBLIC_URL (the address phones use, e.g. http://192.168.1.20:8000), SECRET_KEY, DEBUG,
-ALLOWED_HOSTS, DB_PATH.
+ALLOWED_HOSTS, DB_PATH; for several processes DATABASE_URL (PostgreSQL) and REDIS_URL (Redis).
 """
 
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlsplit
 
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -40,6 +42,8 @@ DEBUG = _env_bool("DEBUG", False)
 # Websocket origins are checked against the request's own Host instead (see asgi.py).
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "*").split(",") if h]
 PUBLIC_URL = os.environ.get("PUBLIC_URL", "").rstrip("/")
+# Behind an https proxy (docker-compose): the origins forms are posted from.
+CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", PUBLIC_URL).split(",") if o]
 
 INSTALLED_APPS = [
     "daphne",
@@ -85,27 +89,75 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": os.environ.get("DB_PATH", BASE_DIR / "db.sqlite3"),
-        # IMMEDIATE: every transaction takes the write lock up front, so simultaneous votes
-        # queue instead of failing with "database is locked" (notes/stack.md §3).
-        "OPTIONS": {
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-        },
-        # A file, not :memory:, so the live server used by browser tests shares it.
-        "TEST": {"NAME": BASE_DIR / "test_db.sqlite3"},
+# --- database and channel layer ---------------------------------------------------------------
+# One box (the default): SQLite and the in-memory channel layer, one daphne process.
+# Scaling out (README "Scaling out", DESIGN.md §6): DATABASE_URL points at PostgreSQL and
+# REDIS_URL at Redis, and any number of daphne processes share them.
+
+
+def _database_from_url(url: str) -> dict:
+    """``postgres://user:password@host:port/name[?option=value...]`` as a Django DATABASES entry.
+
+    Percent-escapes are decoded, so a password may hold any character, and a host like
+    ``%2Fvar%2Frun%2Fpostgresql`` names a Unix socket directory.  Query parameters become
+    libpq connection options (``?sslmode=require``).
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql"):
+        raise ImproperlyConfigured(f"DATABASE_URL must start with postgres://, not {parts.scheme}://")
+    name = unquote(parts.path.lstrip("/"))
+    if not name:
+        raise ImproperlyConfigured("DATABASE_URL names no database (postgres://user:pass@host:port/NAME)")
+    return {
+        "ENGINE": "django.db.backends.postgresql",  # psycopg 3
+        "NAME": name,
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
+        "HOST": unquote(parts.hostname or ""),
+        "PORT": str(parts.port or ""),
+        # Django's advice under ASGI: no persistent connections (they are per thread and are
+        # not closed at the end of a request there; notes/stack.md §3).
+        "CONN_MAX_AGE": 0,
+        "OPTIONS": dict(parse_qsl(parts.query)),
     }
-}
+
+
+if os.environ.get("DATABASE_URL"):
+    # Games are serialised by select_for_update on the game row (services.submit).
+    DATABASES = {"default": _database_from_url(os.environ["DATABASE_URL"])}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("DB_PATH", BASE_DIR / "db.sqlite3"),
+            # IMMEDIATE: every transaction takes the write lock up front, so simultaneous votes
+            # queue instead of failing with "database is locked" (notes/stack.md §3).
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+            # A file, not :memory:, so the live server used by browser tests shares it.
+            "TEST": {"NAME": BASE_DIR / "test_db.sqlite3"},
+        }
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Group membership would expire after a day by default, silently leaving a TV that was left
 # on without updates; a month outlasts any game night.
-CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
-                              "CONFIG": {"group_expiry": 60 * 60 * 24 * 30}}}
+_group_expiry = 60 * 60 * 24 * 30
+if os.environ.get("REDIS_URL"):
+    # Pings cross processes through Redis: each process has one relay channel in the groups of
+    # the rooms it has screens for (fanout.py).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {
+        # The dict form, with a socket_timeout above channels-redis's 5 s blocking receive:
+        # redis-py 8 otherwise times out every idle receive (notes/stack.md §3, channels_redis#422).
+        "hosts": [{"address": os.environ["REDIS_URL"], "socket_timeout": 10}],
+        "group_expiry": _group_expiry,
+    }}}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",
+                                  "CONFIG": {"group_expiry": _group_expiry}}}
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("cs", _("Czech"))]
