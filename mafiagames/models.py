@@ -93,6 +93,7 @@ class Game(models.Model):
     names = models.JSONField(default=list)  # names as they were when the game started
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)
+    next_seq = models.PositiveIntegerField(default=0, editable=False)  # seq of the next Event
     status = models.CharField(max_length=16, choices=Status, default=Status.RUNNING)
     outcome = models.JSONField(null=True, blank=True)
     started = models.DateTimeField(auto_now_add=True)

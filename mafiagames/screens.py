@@ -36,6 +36,19 @@ def _load(code: str) -> Snapshot:
     return Snapshot(version=room.version, table=load_table(room))
 
 
+async def _load_latest(code: str) -> Snapshot:
+    """Load the room and keep it if it is the newest seen; always leaves ``_loading``."""
+    try:
+        loaded = await database_sync_to_async(_load)(code)
+        latest = _latest.get(code)
+        if latest is None or loaded.version > latest.version:
+            _latest[code] = loaded
+        return _latest[code]
+    finally:
+        if _loading.get(code) is asyncio.current_task():
+            del _loading[code]
+
+
 async def snapshot(code: str, at_least: int | None = None) -> Snapshot:
     """The room at ``at_least`` or newer; ``None`` asks the database for the current version."""
     while True:
@@ -43,22 +56,15 @@ async def snapshot(code: str, at_least: int | None = None) -> Snapshot:
         if latest is not None and at_least is not None and latest.version >= at_least:
             return latest
         pending = _loading.get(code)
-        if pending is None or pending.get_loop() is not asyncio.get_running_loop():
-            pending = asyncio.ensure_future(database_sync_to_async(_load)(code))
+        # Never wait on a finished load again: awaiting a done task does not yield, so looping
+        # on one would block the event loop for good.
+        if pending is None or pending.done() or pending.get_loop() is not asyncio.get_running_loop():
+            pending = asyncio.ensure_future(_load_latest(code))
             _loading[code] = pending
-            pending.add_done_callback(lambda _f, c=code, p=pending: _drop_pending(c, p))
         loaded = await pending
-        if latest is None or loaded.version > latest.version:
-            _latest[code] = loaded
-        if at_least is None:
-            return _latest[code]
-        at_least = min(at_least, loaded.version) if loaded.table is None else at_least
-        # A load that began before the commit we were told about may be older: load again.
-
-
-def _drop_pending(code: str, future: asyncio.Future) -> None:
-    if _loading.get(code) is future:
-        del _loading[code]
+        if at_least is None or loaded.version >= at_least:
+            return loaded
+        # That load began before the commit we were told about: load again.
 
 
 def forget(code: str) -> None:

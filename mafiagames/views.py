@@ -105,36 +105,27 @@ def phone(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def act(request: HttpRequest, code: str) -> HttpResponse:
     """A phone's game action: vote, play a card, propose a team…"""
-    room = _room(code)
+    code = code.upper()
+    player = seating.seated_player(code, request.COOKIES)
+    room = player.room if player is not None else _room(code)  # unknown room: 404
     with translation.override(room.language):
-        player = seating.player_from_cookies(room, request.COOKIES)
         if player is None:
             return flash(_("You are not seated in this room. Join again."), 403)
-        game = room.current_game()
-        if game is None or game.status != game.Status.RUNNING:
-            return flash(_("No game is running."), 409)
-        seat = game.seat_of(player.pk)
-        if seat is None:
-            return flash(_("You are not playing in this game."), 403)
         try:
             turn = int(request.POST.get("turn", ""))
         except ValueError:
             return flash(_("That request was malformed."), 400)
         try:
-            action = presenter(game.ruleset).parse_action(request.POST)
+            action = presenter(room.ruleset).parse_action(request.POST)
         except FormError as exc:
             return flash(str(exc), 400)
-        return _submit(game.pk, seat, action, turn, game.ruleset)
-
-
-def _submit(game_id: int, seat: int | None, action: dict, turn: int | None, slug: str) -> HttpResponse:
-    try:
-        game = services.submit(game_id, seat, action, expected_turn=turn)
-    except services.ServiceError as exc:
-        return flash(exc.message, exc.status)
-    except EngineError as exc:
-        status = 400 if isinstance(exc, MalformedAction) else 409
-        return flash(presenter(slug).error_message(exc), status)
+        try:
+            game = services.submit_for_player(room, player.pk, action, expected_turn=turn)
+        except services.ServiceError as exc:
+            return flash(exc.message, exc.status)
+        except EngineError as exc:
+            status = 400 if isinstance(exc, MalformedAction) else 409
+            return flash(presenter(room.ruleset).error_message(exc), status)
     response = HttpResponse(status=204)  # the websocket brings the new screen
     # Screens mark each update with the room version (#sv); load tests match taps to updates by it.
     response["X-Room-Version"] = str(game.room_version)

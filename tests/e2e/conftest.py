@@ -31,7 +31,8 @@ class Daphne:
             self.port = probe.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "DB_PATH": str(db_path), "SECRET_KEY": settings.SECRET_KEY, "DEBUG": "0",
-                    "PUBLIC_URL": self.url, "DJANGO_SETTINGS_MODULE": "mafiagames.settings"}
+                    "PUBLIC_URL": self.url, "DJANGO_SETTINGS_MODULE": "mafiagames.settings",
+                    "STATIC_FROM_SOURCE": "1"}
         self.log = open(log_path, "ab")
         self.process = None
 

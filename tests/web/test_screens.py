@@ -1,0 +1,55 @@
+"""The per-process snapshot cache: one load per version, and never a stuck event loop."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from mafiagames import screens
+
+
+@pytest.fixture
+def fake_loads(monkeypatch):
+    """Replace the database load with scripted versions; count the loads."""
+    script = {"versions": [], "loads": 0, "on_load": None}
+
+    def fake(_fn):
+        async def run(code):
+            await asyncio.sleep(0)
+            script["loads"] += 1
+            version = script["versions"].pop(0)
+            if script["on_load"]:
+                script["on_load"](code, version)
+            return screens.Snapshot(version=version, table=object())
+        return run
+
+    monkeypatch.setattr(screens, "database_sync_to_async", fake)
+    monkeypatch.setattr(screens, "_latest", {})
+    monkeypatch.setattr(screens, "_loading", {})
+    return script
+
+
+async def test_screens_waiting_for_one_version_share_one_load(fake_loads):
+    fake_loads["versions"] = [5]
+    results = await asyncio.gather(*(screens.snapshot("ABCD", 5) for _ in range(20)))
+    assert fake_loads["loads"] == 1 and {r.version for r in results} == {5}
+    assert len({id(r) for r in results}) == 1  # the same snapshot, so the same rendering memo
+
+
+async def test_a_ping_that_lands_as_an_older_load_finishes_loads_again_instead_of_hanging(fake_loads):
+    """Regression: awaiting the finished load again never yielded and froze the server."""
+    fake_loads["versions"] = [47, 48]
+    later = []
+    fake_loads["on_load"] = lambda code, v: later.append(asyncio.ensure_future(screens.snapshot(code, 48))) \
+        if v == 47 else None
+    first = await screens.snapshot("ABCD", None)
+    assert first.version == 47
+    second = await asyncio.wait_for(later[0], timeout=5)
+    assert second.version == 48 and fake_loads["loads"] == 2
+
+
+async def test_a_newer_snapshot_is_never_replaced_by_an_older_one(fake_loads):
+    fake_loads["versions"] = [9, 7]
+    assert (await screens.snapshot("ABCD", 9)).version == 9
+    assert (await screens.snapshot("ABCD", None)).version == 9
