@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import asyncio
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from . import rendering, screens, seating, services
+from . import db, rendering, screens, seating, services
 from .fanout import HUB
 from .models import Room
 
@@ -33,7 +32,7 @@ class ScreenConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
-        verdict = await database_sync_to_async(self.identify)(seating.scope_cookies(self.scope))
+        verdict = await db.read(self.identify, seating.scope_cookies(self.scope))
         if verdict is not None:
             await self.close(code=verdict)
             return
@@ -139,10 +138,10 @@ class PhoneConsumer(ScreenConsumer):
         return None
 
     async def opened(self):
-        await database_sync_to_async(services.set_presence)(self.player_id, +1)
+        await db.write(services.set_presence, self.player_id, +1)
 
     async def closed(self):
-        await database_sync_to_async(services.set_presence)(self.player_id, -1)
+        await db.write(services.set_presence, self.player_id, -1)
 
     def render(self, snap):
         if snap.table is None or not any(p["id"] == self.player_id for p in snap.table.players):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from channels.db import database_sync_to_async
+from . import db
 
 from .models import Room
 from .rendering import Table
@@ -39,7 +39,7 @@ def _load(code: str) -> Snapshot:
 async def _load_latest(code: str) -> Snapshot:
     """Load the room and keep it if it is the newest seen; always leaves ``_loading``."""
     try:
-        loaded = await database_sync_to_async(_load)(code)
+        loaded = await db.read(_load, code)
         latest = _latest.get(code)
         if latest is None or loaded.version > latest.version:
             _latest[code] = loaded

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from engines import registry
 from engines.base import EngineError, MalformedAction
 
-from . import addresses, rendering, seating, services
+from . import addresses, db, rendering, seating, services
 from .models import ROOM_CODE_LENGTH, Room
 from .presenters import FormError, presenter
 from .tables import load_table
@@ -103,8 +103,16 @@ def phone(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def act(request: HttpRequest, code: str) -> HttpResponse:
-    """A phone's game action: vote, play a card, propose a team…"""
+async def act(request: HttpRequest, code: str) -> HttpResponse:
+    """A phone's game action: vote, play a card, propose a team…
+
+    The hottest path of the app: it runs on the process's single writer thread
+    (``db.write``), which keeps its connection and never waits for a rival writer.
+    """
+    return await db.write(_act, request, code)
+
+
+def _act(request: HttpRequest, code: str) -> HttpResponse:
     code = code.upper()
     player = seating.seated_player(code, request.COOKIES)
     room = player.room if player is not None else _room(code)  # unknown room: 404

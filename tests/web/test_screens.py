@@ -14,17 +14,15 @@ def fake_loads(monkeypatch):
     """Replace the database load with scripted versions; count the loads."""
     script = {"versions": [], "loads": 0, "on_load": None}
 
-    def fake(_fn):
-        async def run(code):
-            await asyncio.sleep(0)
-            script["loads"] += 1
-            version = script["versions"].pop(0)
-            if script["on_load"]:
-                script["on_load"](code, version)
-            return screens.Snapshot(version=version, table=object())
-        return run
+    async def fake_read(_fn, code):
+        await asyncio.sleep(0)
+        script["loads"] += 1
+        version = script["versions"].pop(0)
+        if script["on_load"]:
+            script["on_load"](code, version)
+        return screens.Snapshot(version=version, table=object())
 
-    monkeypatch.setattr(screens, "database_sync_to_async", fake)
+    monkeypatch.setattr(screens.db, "read", fake_read)
     monkeypatch.setattr(screens, "_latest", {})
     monkeypatch.setattr(screens, "_loading", {})
     return script

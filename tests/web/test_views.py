@@ -13,7 +13,8 @@ from mafiagames.models import Game, Player, Room
 
 from .helpers import everyone_ready, host_client, player_client, room_with_players, started_game
 
-pytestmark = pytest.mark.django_db
+# transaction=True: phone taps run on the writer thread (mafiagames/db.py), on its own connection.
+pytestmark = pytest.mark.django_db(transaction=True)
 HOSTILE = '<script>alert("x")</script>'
 
 
