@@ -1,11 +1,11 @@
 """Tap → every screen: a load generator for many rooms of phones playing Mafie (DESIGN.md §8).
 
 Creates R rooms, each with a TV (the host's browser) and N phones on real websockets, starts a
-Mafie game in each and lets bots play real moves through the phones' own HTTP endpoints, at
-``--rate`` actions per second in total (spread evenly over the rooms, one action in flight per
-room).  Every action's t0 is taken just before its POST; the 204 answer names the room version V
-it produced (``X-Room-Version``), and every socket of the room notes when a frame marked ≥ V
-arrives.  Rooms with more phones than Mafie seats (10) let the rest watch as spectators.
+Mafie game in each and lets bots play real moves the way the phones send them — as htmx
+ws-send messages over each phone's own websocket — at ``--rate`` actions per second in total
+(spread evenly over the rooms, one action in flight per room).  Every action's t0 is taken just
+before it is sent; the phone's answer (its #flash, ``data-v``) names the room version V it
+produced, and every socket of the room notes when a frame marked ≥ V arrives.  Rooms with more phones than Mafie seats (10) let the rest watch as spectators.
 
 Reports tap → last screen and tap → first screen (p50/p95/p99), actions/s achieved, late
 updates (> 1 s) and lost ones (at the end, every socket's accumulated fragments must equal a
@@ -27,7 +27,7 @@ screen did not change for V gets no frame and is not counted for that action.
 
 How the bots play: each room picks a random phone whose #ph-panel offers a move for the turn
 the TV shows (data-speak-key), and submits what a player would (crew of the size in the
-heading, approve 60 %, mafiosi play success).  After a 204 the room waits (at most 2 s) until
+heading, approve 60 %, mafiosi play success).  After the answer the room waits (at most 2 s) until
 the actor's phone and the TV show V before choosing the next move.  When a game ends the host
 starts the next one; spectators are kicked before and re-join after (the server seats every
 phone in the room), which costs server CPU that the table also shows separately (1 room only).
@@ -61,6 +61,7 @@ from engines import registry  # noqa: E402
 
 MAFIE = registry.get("mafie")
 LATE_S = 1.0              # an update later than this is "late"
+ANSWER_TIMEOUT_S = 15.0  # a tap unanswered this long counts as lost
 SETTLE_S = 2.0            # how long a room waits for the actor's and the TV's screens before moving on
 STEP_TIMEOUT_S = 20.0     # one action or restart, at most
 SETUP_CONCURRENCY = 16    # rooms being set up at once
@@ -189,19 +190,23 @@ class Room:
             return
         phone, form = choice
         open_screens = [s for s in self.screens() if s.closed_at is None]
+        message: dict = {"HEADERS": {"HX-Request": "true"}}
+        for key, value in form:  # as htmx ws-send sends a form: repeated fields become lists
+            message[key] = [*message[key], value] if isinstance(message.get(key), list) else \
+                ([message[key], value] if key in message else value)
+        if "team" in message and not isinstance(message["team"], list):
+            message["team"] = [message["team"]]
+        count = len(phone.screen.answers)
         t0 = time.perf_counter()
-        try:
-            response = await phone.client.post(f"/p/{self.code}/act", form)
-        except TimeoutError:
+        await phone.screen.ws.send(json.dumps(message))  # the phone's own socket, as a tap does
+        answer = await phone.screen.wait_answer(count, t0 + ANSWER_TIMEOUT_S)
+        if answer is None:
             self.events.append(Action(form[0][1], t0, time.perf_counter(), 0, None, open_screens, phone.screen))
-            self.errors.append(f"{form[0][1]}: no HTTP answer within {phone.client.conn.timeout:g} s")
+            self.errors.append(f"{form[0][1]}: no answer on the socket within {ANSWER_TIMEOUT_S:g} s")
             return
-        t_answer = time.perf_counter()
-        version = response.header("x-room-version")
-        version = int(version) if response.status == 204 and version else None
-        self.events.append(Action(form[0][1], t0, t_answer, response.status, version, open_screens, phone.screen))
-        if response.status >= 500:
-            self.errors.append(f"{response.status} on {form}: {response.body[:200]!r}")
+        t_answer, version, text = answer
+        status = 204 if version is not None else 409
+        self.events.append(Action(form[0][1], t0, t_answer, status, version, open_screens, phone.screen))
         if version is not None:  # the next move is chosen from screens that show this one
             deadline = t_answer + SETTLE_S
             await phone.screen.wait_version(version, deadline)
@@ -598,7 +603,7 @@ def print_table(result: dict, log_errors: list[str] | None, log_path: Path | Non
           f"load average {c['loadavg_before']} before, {c['loadavg_after']} after")
     print(f"{'latency (ms)':34}{'p50':>8}{'p95':>8}{'p99':>8}{'max':>8}{'n':>8}")
     rows = [("tap → last screen", ours["tap_to_last_ms"]), ("tap → first screen", ours["tap_to_first_ms"]),
-            ("tap → HTTP 204", ours["tap_to_http_answer_ms"])]
+            ("tap → answer (ack)", ours["tap_to_http_answer_ms"])]
     if base:
         rows += [("baseline tap → last client", base["tap_to_last_ms"]),
                  ("baseline tap → first client", base["tap_to_first_ms"])]

@@ -292,6 +292,7 @@ async def join_room(client: Client, code: str, name: str) -> None:
 
 FRAGMENT_START = re.compile(r'<(\w+) id="([^"]+)" hx-swap-oob="true"')
 MARKER = re.compile(r'<i id="sv" hx-swap-oob="true" data-v="(\d+)"')
+FLASH = re.compile(r'<div id="flash"[^>]*?(?:data-v="(\d+)")?>')
 
 
 def fragments(frame: str) -> dict[str, str]:
@@ -324,9 +325,16 @@ class Screen:
     close_code: int | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     reader: asyncio.Task | None = None
+    answers: list[tuple[float, int | None, str]] = field(default_factory=list)  # taps' answers (#flash)
 
     def apply(self, frame: str, now: float) -> None:
         """Apply a frame like htmx's OOB swaps, and note its arrival."""
+        if frame.startswith('<div id="flash"'):  # the answer to this phone's tap, not an update
+            match = FLASH.match(frame)
+            self.answers.append((now, int(match.group(1)) if match and match.group(1) else None,
+                                 re.sub(r"<[^>]+>", "", frame).strip()))
+            self.changed.set()
+            return
         self.shown.update(fragments(frame))
         version = marker(frame)
         if self.first_at is None:
@@ -337,6 +345,19 @@ class Screen:
         if version is not None:
             self.version = max(self.version, version)
         self.changed.set()
+
+    async def wait_answer(self, count: int, deadline: float) -> tuple[float, int | None, str] | None:
+        """The answer to this screen's tap number ``count`` (0-based); None at ``deadline``."""
+        while len(self.answers) <= count and self.closed_at is None:
+            self.changed.clear()
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                return None
+            try:
+                await asyncio.wait_for(self.changed.wait(), remaining)
+            except TimeoutError:
+                return None
+        return self.answers[count] if len(self.answers) > count else None
 
     async def wait_version(self, version: int, deadline: float) -> bool:
         """Wait until this screen shows ``version`` or newer; False at ``deadline`` (perf_counter)."""

@@ -11,12 +11,14 @@ number, and a phone renders only its own seat.
 from __future__ import annotations
 
 import asyncio
+import json
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
 
-from . import db, rendering, screens, seating, services
+from . import db, rendering, screens, seating, services, taps
 from .fanout import HUB
 from .models import Room
 
@@ -53,13 +55,28 @@ class ScreenConsumer(AsyncWebsocketConsumer):
             await self.closed()
 
     async def receive(self, text_data=None, bytes_data=None):
-        """Actions arrive as HTTP posts; a screen only asks now and then to be brought up to date.
+        """A message from the page: ``{"sync": true}`` or (phones) a tap, as htmx ws-send sends it.
 
-        Channel layers deliver at most once, so the page sends ``{"sync": true}`` periodically;
-        the current version is read from the database and only what changed is sent.
+        Channel layers deliver at most once, so pages ask now and then to be brought up to
+        date; the current version is read from the database and only what changed is sent.
         """
-        if text_data and '"sync"' in text_data[:64]:
+        try:
+            message = json.loads(text_data or "")
+        except ValueError:
+            message = None
+        if not isinstance(message, dict):
+            await self.malformed()
+        elif message.get("sync"):
             await self.push(None)
+        else:
+            await self.tap(message)
+
+    async def tap(self, message: dict):
+        await self.malformed()
+
+    async def malformed(self):
+        with translation.override(getattr(self, "language", "en")):
+            await self.send(text_data=rendering.flash(_("That request was malformed.")))
 
     # -- refreshing ----------------------------------------------------------------------------
 
@@ -136,6 +153,15 @@ class PhoneConsumer(ScreenConsumer):
         self.player_id = player.pk
         self.language = room.language
         return None
+
+    async def tap(self, message: dict):
+        """A tap over the socket (the Origin check at the handshake stands in for CSRF)."""
+        message.pop("HEADERS", None) or message.pop("headers", None)  # htmx 2 / htmx 4
+        result = await db.write(taps.tap_by_id, self.player_id, taps.form_from_json(message))
+        if result.status == 204:  # the ack: clears an old message; the new screen follows the ping
+            await self.send(text_data=rendering.flash("", "clear", result.room_version))
+        else:
+            await self.send(text_data=rendering.flash(result.message))
 
     async def opened(self):
         await db.write(services.set_presence, self.player_id, +1)

@@ -45,6 +45,11 @@ class Table:
     extra: dict = field(default_factory=dict)
 
 
+def flash(message: str, kind: str = "error", version: int | None = None) -> str:
+    """The answer to one phone's tap: an error message, or (applied) an empty, cleared flash."""
+    return render_to_string("screens/flash.html", {"message": message, "kind": kind, "version": version})
+
+
 def version_marker(version: int) -> str:
     """Sent with every update: which room version the screen now shows (load tests read it)."""
     return f'<i id="sv" hx-swap-oob="true" data-v="{int(version)}" hidden></i>'

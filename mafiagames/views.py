@@ -9,17 +9,14 @@ from __future__ import annotations
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engines import registry
-from engines.base import EngineError, MalformedAction
 
-from . import addresses, db, rendering, seating, services
+from . import addresses, db, rendering, seating, services, taps
 from .models import ROOM_CODE_LENGTH, Room
-from .presenters import FormError, presenter
 from .tables import load_table
 
 
@@ -31,8 +28,7 @@ def _room(code: str) -> Room:
 
 
 def flash(message: str, status: int = 400, *, kind: str = "error") -> HttpResponse:
-    html = render_to_string("screens/flash.html", {"message": message, "kind": kind})
-    return HttpResponse(html, status=status)
+    return HttpResponse(rendering.flash(message, kind), status=status)
 
 
 def _page_keys(fragments: dict[str, str]) -> dict[str, str]:
@@ -115,28 +111,16 @@ async def act(request: HttpRequest, code: str) -> HttpResponse:
 def _act(request: HttpRequest, code: str) -> HttpResponse:
     code = code.upper()
     player = seating.seated_player(code, request.COOKIES)
-    room = player.room if player is not None else _room(code)  # unknown room: 404
-    with translation.override(room.language):
-        if player is None:
+    if player is None:
+        room = _room(code)  # unknown room: 404
+        with translation.override(room.language):
             return flash(_("You are not seated in this room. Join again."), 403)
-        try:
-            turn = int(request.POST.get("turn", ""))
-        except ValueError:
-            return flash(_("That request was malformed."), 400)
-        try:
-            action = presenter(room.ruleset).parse_action(request.POST)
-        except FormError as exc:
-            return flash(str(exc), 400)
-        try:
-            game = services.submit_for_player(room, player.pk, action, expected_turn=turn)
-        except services.ServiceError as exc:
-            return flash(exc.message, exc.status)
-        except EngineError as exc:
-            status = 400 if isinstance(exc, MalformedAction) else 409
-            return flash(presenter(room.ruleset).error_message(exc), status)
+    result = taps.tap(player, request.POST)
+    if result.status != 204:
+        return flash(result.message, result.status)
     response = HttpResponse(status=204)  # the websocket brings the new screen
     # Screens mark each update with the room version (#sv); load tests match taps to updates by it.
-    response["X-Room-Version"] = str(game.room_version)
+    response["X-Room-Version"] = str(result.room_version)
     return response
 
 

@@ -25,6 +25,18 @@
       setTimeout(function () { e.detail.socketWrapper.reconnect(); }, 1000);
     }
   });
+  // A tap goes over the websocket (ws-send). Until the answer comes, its buttons stay disabled
+  // so a double tap does not send twice; a refusal (#flash with a message) enables them again.
+  document.addEventListener("htmx:wsAfterSend", function (e) {
+    var form = e.target;
+    if (form && form.querySelectorAll) {
+      form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    }
+  });
+  function enableTaps() {
+    document.querySelectorAll("form[ws-send] button").forEach(function (b) { b.disabled = false; });
+  }
+
   // Pings can be dropped (channel layers deliver at most once): ask for a resync now and then.
   setInterval(function () {
     if (socket && open && !document.hidden) { socket.send(JSON.stringify({ sync: true })); }
@@ -104,6 +116,7 @@
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     var id = e.target && e.target.id;
     if (id === "tv-narration") { speak(document.getElementById("tv-narration")); }
+    if (id === "flash" && e.target.textContent.trim()) { enableTaps(); }
     // A new screen answers the last tap: an old error message no longer applies.
     if (id === "ph-panel" || id === "tv-host" || id === "tv-main") {
       var flash = document.getElementById("flash");

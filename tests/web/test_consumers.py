@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -10,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 
 from mafiagames import seating, services
 from mafiagames.asgi import application
+from mafiagames.models import Game
 
 from .helpers import room_with_players, started_game
 
@@ -177,3 +179,47 @@ async def test_a_sync_request_brings_a_stale_screen_up_to_date():
     await phone.send_to(text_data='{"sync": true}')
     assert await phone.receive_nothing(timeout=0.3)  # nothing changed since
     await phone.disconnect()
+
+
+async def test_a_tap_over_the_socket_is_applied_acknowledged_and_reaches_the_tv():
+    """Phones send taps over their socket (htmx ws-send); the answer goes to that phone only."""
+    room, players, game = await database_sync_to_async(started_game)()
+    tv, phone, other = tv_socket(room), phone_socket(players[3]), phone_socket(players[4])
+    for socket in (tv, phone, other):
+        assert (await socket.connect())[0]
+        await socket.receive_from()
+    await phone.send_to(text_data=json.dumps({"action": "ready", "turn": str(game.state["turn"]),
+                                              "HEADERS": {"HX-Request": "true"}}))
+    ack = await receive_until(phone, 'id="flash"')
+    assert 'class="flash clear"' in ack and 'data-v="' in ack
+    assert "ready" in await receive_until(tv, "Waiting for 4 players")
+    game = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert game.state["ready"] == [3]
+    # A refused tap: a message for that phone, nothing for anyone else, nothing changed.
+    await phone.send_to(text_data=json.dumps({"action": "ready", "turn": str(game.state["turn"])}))
+    refusal = await receive_until(phone, 'id="flash"')
+    assert "You are already ready." in refusal and 'role="alert"' in refusal
+    await database_sync_to_async(game.refresh_from_db)()
+    assert game.state["ready"] == [3]
+    for socket in (tv, phone, other):
+        await socket.disconnect()
+
+
+async def test_malformed_socket_messages_get_a_message_and_change_nothing():
+    room, players, game = await database_sync_to_async(started_game)()
+    phone, tv = phone_socket(players[0]), tv_socket(room, host=True)
+    for socket in (phone, tv):
+        assert (await socket.connect())[0]
+        await socket.receive_from()
+    for text in ["not json", "[1, 2]", json.dumps({"action": "fly", "turn": "1"}),
+                 json.dumps({"action": "vote", "choice": "maybe", "turn": "1"}), json.dumps({"turn": "x"})]:
+        await phone.send_to(text_data=text)
+        answer = await receive_until(phone, 'id="flash"')
+        assert 'role="alert"' in answer
+    # The TV cannot play: a tap from it is refused as malformed.
+    await tv.send_to(text_data=json.dumps({"action": "ready", "turn": "1"}))
+    assert "malformed" in await receive_until(tv, 'id="flash"')
+    current = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert current.version == game.version
+    await phone.disconnect()
+    await tv.disconnect()
