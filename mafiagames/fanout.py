@@ -76,6 +76,12 @@ class Hub:
             # screens' own database calls believe they run in that thread, and refuse.
             loop.call_soon_threadsafe(self.deliver, code, version, context=contextvars.Context())
 
+    def call_soon_threadsafe(self, callback, *args) -> None:
+        """Run ``callback`` on this process's event loop, after pings already scheduled."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(callback, *args, context=contextvars.Context())
+
     async def _relay(self, layer) -> None:
         if self.relay_task is not None and not self.relay_task.done():
             return

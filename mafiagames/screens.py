@@ -9,6 +9,7 @@ Loads are single-flight: sockets that ask while a load is running wait for that 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from dataclasses import dataclass, field
 
 from . import db
@@ -65,6 +66,16 @@ async def snapshot(code: str, at_least: int | None = None) -> Snapshot:
         if at_least is None or loaded.version >= at_least:
             return loaded
         # That load began before the commit we were told about: load again.
+
+
+def advance(code: str, version: int, game: dict) -> None:
+    """On the event loop: a tap made ``version`` by changing only the game; build its snapshot
+    from the previous one instead of loading the room again.  Anything else in between
+    (a join, a presence change, another process) leaves a gap, and screens load as usual."""
+    latest = _latest.get(code)
+    if latest is not None and latest.table is not None and latest.version == version - 1:
+        table = dataclasses.replace(latest.table, game=game, version=version)
+        _latest[code] = Snapshot(version=version, table=table)
 
 
 def forget(code: str) -> None:

@@ -14,9 +14,11 @@ from django.utils.translation import gettext as _
 
 from engines.base import EngineError, MalformedAction
 
-from . import services
+from . import screens, services
+from .fanout import HUB
 from .models import Player
 from .presenters import FormError, presenter
+from .tables import game_dict
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,9 @@ def tap(player: Player, form) -> TapResult:
         except EngineError as exc:
             status = 400 if isinstance(exc, MalformedAction) else 409
             return TapResult(status, presenter(room.ruleset).error_message(exc))
+        # The new screens differ from the last ones only by this game: hand the committed state
+        # to this process's screens (queued behind the ping), sparing every tap a reload.
+        HUB.call_soon_threadsafe(screens.advance, room.code, game.room_version, game_dict(game))
         return TapResult(204, "", game.room_version)
 
 
