@@ -174,7 +174,7 @@ class PhoneConsumer(ScreenConsumer):
             # Kicked by the host: say so and stop; this close code does not trigger a reconnect.
             asyncio.ensure_future(self._removed())
             return None
-        return rendering.phone_screen(snap.table, self.player_id, memo=snap.memo)
+        return rendering.phone_screen(snap.table, self.player_id, memo=snap.memo, kept=snap.kept)
 
     async def _removed(self):
         with translation.override(self.language):

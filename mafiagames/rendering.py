@@ -113,22 +113,29 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None) -> dict[str
                 for frag in TV_FRAGMENTS}
 
 
-def phone_screen(table: Table, player_id: int, memo: dict | None = None) -> dict[str, str]:
+def phone_screen(table: Table, player_id: int, memo: dict | None = None,
+                 kept: dict | None = None) -> dict[str, str]:
+    """One phone's screen.  ``memo`` lives for one room version; ``kept`` for the whole room and
+    holds only fragments whose key names everything they show (room and language are fixed),
+    so a phone's name line or role card is rendered once, not once per tap."""
     memo = {} if memo is None else memo
+    kept = {} if kept is None else kept
     me = next((p for p in table.players if p["id"] == player_id), None)
     game = table.game
     seat = game["seats"].index(player_id) if game and player_id in game["seats"] else None
     view = registry.get(game["ruleset"]).view(game["state"], seat) if seat is not None else None
     if view is not None:
         mine = view["me"]
-        # Keys hold everything the fragment can show: equal keys mean equal fragments.
-        board_key = ("game",)
-        role_key = ("role", mine.get("role"), json.dumps(mine.get("partners")))
-        panel_key = ("panel", json.dumps({**view, "me": {k: v for k, v in mine.items() if k != "seat"}},
-                                         sort_keys=True))
+        # Equal keys mean equal fragments: a key holds everything its fragment can show.
+        seatless = {**view, "me": {k: v for k, v in mine.items() if k != "seat"}}
+        keys = {"ph-role": (kept, ("role", game["id"], mine.get("role"), json.dumps(mine.get("partners")))),
+                "ph-panel": (kept, ("panel", game["id"], json.dumps(seatless, sort_keys=True))),
+                "ph-board": (memo, ("board",))}  # the public board: once per version
     else:
         spectating = bool(game and game["status"] == "running")
-        board_key = role_key = panel_key = ("lobby", spectating)
+        keys = {"ph-role": (kept, ("idle-role",)), "ph-board": (kept, ("idle-board",)),
+                "ph-panel": (memo, ("lobby", spectating))}  # shows the roster: once per version
+    keys["ph-head"] = (kept, ("head", me["name"] if me else ""))
     context = None
 
     def make_context():
@@ -143,8 +150,9 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None) -> dict
                 context.update(spectating=True)
         return context
 
-    keys = {"ph-head": ("head", me["name"] if me else ""), "ph-role": role_key,
-            "ph-panel": panel_key, "ph-board": board_key}
+    if len(kept) > 2000:  # bounded: a long evening of games in one room
+        kept.clear()
     with translation.override(table.language):
-        return {frag: _render(memo, ("ph", frag, *keys[frag]), f"screens/phone.html#{frag}", make_context)
+        return {frag: _render(keys[frag][0], ("ph", frag, *keys[frag][1]), f"screens/phone.html#{frag}",
+                              make_context)
                 for frag in PHONE_FRAGMENTS}

@@ -23,7 +23,8 @@ from .tables import load_table
 class Snapshot:
     version: int
     table: Table | None  # None: the room no longer exists
-    memo: dict = field(default_factory=dict)
+    memo: dict = field(default_factory=dict)  # fragments of this version
+    kept: dict = field(default_factory=dict)  # fragments valid for the whole room (rendering.py)
 
 
 _latest: dict[str, Snapshot] = {}
@@ -43,6 +44,8 @@ async def _load_latest(code: str) -> Snapshot:
         loaded = await db.read(_load, code)
         latest = _latest.get(code)
         if latest is None or loaded.version > latest.version:
+            if latest is not None:
+                loaded.kept = latest.kept
             _latest[code] = loaded
         return _latest[code]
     finally:
@@ -75,7 +78,7 @@ def advance(code: str, version: int, game: dict) -> None:
     latest = _latest.get(code)
     if latest is not None and latest.table is not None and latest.version == version - 1:
         table = dataclasses.replace(latest.table, game=game, version=version)
-        _latest[code] = Snapshot(version=version, table=table)
+        _latest[code] = Snapshot(version=version, table=table, kept=latest.kept)
 
 
 def forget(code: str) -> None:

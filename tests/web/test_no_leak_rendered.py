@@ -51,15 +51,16 @@ def test_rendered_fragments_are_identical_for_states_the_viewer_cannot_tell_apar
     rng = random.Random(1)
     checked = 0
     for play in sample_games(ruleset):
+        kept = {}
         for state in play.states[::2] + [play.final]:
             for variant in knowledge.variants(state, None, rng)[:1]:
                 assert tv_screen(table_for(ruleset, variant, play.players, language), host=True) == \
                     tv_screen(table_for(ruleset, state, play.players, language), host=True), f"TV leaks in {play}"
             real = table_for(ruleset, state, play.players, language)
-            shared = {}  # as in production: one memo for every screen of a room version
-            tv_screen(real, host=False, memo=shared)
+            shared = {}  # as in production: one memo for every screen of a room version,
+            tv_screen(real, host=False, memo=shared)  # and one kept across the room's versions
             for seat in range(play.players):
-                mine = phone_screen(real, 100 + seat, memo=shared)
+                mine = phone_screen(real, 100 + seat, memo=shared, kept=kept)
                 for variant in knowledge.variants(state, seat, rng)[:1]:
                     other = phone_screen(table_for(ruleset, variant, play.players, language), 100 + seat)
                     assert other == mine, f"seat {seat}'s phone leaks in {play} at phase {state.get('phase')}"
