@@ -135,7 +135,7 @@ class TvConsumer(ScreenConsumer):
     def render(self, snap):
         if snap.table is None:
             return None
-        return rendering.tv_screen(snap.table, host=self.host, memo=snap.memo)
+        return rendering.tv_screen(snap.table, host=self.host, memo=snap.memo, kept=snap.kept)
 
 
 class PhoneConsumer(ScreenConsumer):

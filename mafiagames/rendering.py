@@ -92,9 +92,20 @@ def _render(memo: dict, key: tuple, template: str, make_context) -> str:
     return html
 
 
-def tv_screen(table: Table, *, host: bool, memo: dict | None = None) -> dict[str, str]:
+def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
+              kept: dict | None = None) -> dict[str, str]:
+    """The TV.  The narration and, during a game, the host's bar rarely change: they are kept
+    across versions under keys that name all they show; the board and roster are per version."""
     memo = {} if memo is None else memo
+    kept = {} if kept is None else kept
     context = None
+    game = table.game
+    running = bool(game and game["status"] == "running")
+    keys = {frag: (memo, (host if frag == "tv-host" else None,)) for frag in TV_FRAGMENTS}
+    if running:
+        narration = json.dumps(game["state"].get("narration"))
+        keys["tv-narration"] = (kept, (game["id"], game["state"].get("turn"), game["state"].get("phase"), narration))
+        keys["tv-host"] = (kept, ("running", host))
 
     def make_context():
         nonlocal context
@@ -107,9 +118,7 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None) -> dict[str
         return context
 
     with translation.override(table.language):
-        # Only the host controls differ between the host's TV and anyone else's.
-        return {frag: _render(memo, ("tv", frag, host if frag == "tv-host" else None),
-                              f"screens/tv.html#{frag}", make_context)
+        return {frag: _render(keys[frag][0], ("tv", frag, *keys[frag][1]), f"screens/tv.html#{frag}", make_context)
                 for frag in TV_FRAGMENTS}
 
 
@@ -127,9 +136,8 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
     if view is not None:
         mine = view["me"]
         # Equal keys mean equal fragments: a key holds everything its fragment can show.
-        seatless = {**view, "me": {k: v for k, v in mine.items() if k != "seat"}}
         keys = {"ph-role": (kept, ("role", game["id"], mine.get("role"), json.dumps(mine.get("partners")))),
-                "ph-panel": (kept, ("panel", game["id"], json.dumps(seatless, sort_keys=True))),
+                "ph-panel": (kept, ("panel", game["id"], presenter(game["ruleset"]).panel_key(view))),
                 "ph-board": (memo, ("board",))}  # the public board: once per version
     else:
         spectating = bool(game and game["status"] == "running")

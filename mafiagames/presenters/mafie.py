@@ -9,6 +9,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+import json
+
 from . import FormError
 
 TEMPLATE_DIR = "engines/mafie"
@@ -222,3 +224,22 @@ ERRORS = {
 
 def error_message(exc) -> str:
     return str(ERRORS.get(exc.code, exc.message))
+
+
+def panel_key(view: dict) -> str:
+    """Everything templates/engines/mafie/phone_panel.html shows, and nothing else.
+
+    Phones whose keys are equal share one rendering of the panel (rendering.py), so this must
+    name every input of that template: a vote cast elsewhere then re-renders only the panels
+    it changes.  The seat is not an input; the role is, but only once the game is over
+    (won or lost).  tests/web/test_no_leak_rendered.py shares renderings the same way and
+    fails if a key leaves out something a panel shows.
+    """
+    me = view["me"]
+    over = view["phase"] == "game_over"
+    return json.dumps([
+        view["phase"], view["turn"], me["actions"], me["on_team"], view["team"], view["kmotr"],
+        view["team_size"], view["open_slots"], view["options"].get("targeting"),
+        [t["team_size"] for t in view["track"]], _waiting_count(view),
+        view["outcome"] if over else None, me["role"] if over else None,
+    ])

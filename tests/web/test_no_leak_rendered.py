@@ -55,7 +55,8 @@ def test_rendered_fragments_are_identical_for_states_the_viewer_cannot_tell_apar
         for state in play.states[::2] + [play.final]:
             for variant in knowledge.variants(state, None, rng)[:1]:
                 assert tv_screen(table_for(ruleset, variant, play.players, language), host=True) == \
-                    tv_screen(table_for(ruleset, state, play.players, language), host=True), f"TV leaks in {play}"
+                    tv_screen(table_for(ruleset, state, play.players, language), host=True, kept=kept), \
+                    f"TV leaks in {play}"
             real = table_for(ruleset, state, play.players, language)
             shared = {}  # as in production: one memo for every screen of a room version,
             tv_screen(real, host=False, memo=shared)  # and one kept across the room's versions
