@@ -1,6 +1,10 @@
 """Shared test setup: static files without a manifest, and a small cast of players."""
 
+from pathlib import Path
+
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def pytest_configure(config):
@@ -19,3 +23,11 @@ CAST = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Iva
 @pytest.fixture
 def cast():
     return CAST
+
+
+@pytest.fixture
+def output_dir(request) -> Path:
+    """test-results/<test name>/: screenshots and server logs a test leaves behind."""
+    path = ROOT / "test-results" / request.node.name
+    path.mkdir(parents=True, exist_ok=True)
+    return path

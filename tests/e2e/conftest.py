@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from django.conf import settings
 
 CHROMIUM = "/usr/bin/chromium"
@@ -69,13 +71,6 @@ class Daphne:
 
 
 @pytest.fixture
-def output_dir(request) -> Path:
-    path = ROOT / "test-results" / request.node.name
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-@pytest.fixture
 def live_daphne(transactional_db, output_dir):
     server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
     server.start()
@@ -93,3 +88,16 @@ def browser():
         chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+def pick_crew(tv, phones, names) -> int:
+    """The Godfather named on the TV ticks the first seats of a crew of the size his phone asks
+    for and calls the vote; returns the crew size."""
+    kmotr = phones[names.index(tv.locator("#tv-main .kmotr strong").inner_text())]
+    expect(kmotr.locator("form.pick-team")).to_be_visible()
+    size = int(re.search(r"crew of (\d+)", kmotr.locator("#ph-panel h2").inner_text()).group(1))
+    boxes = kmotr.locator("form.pick-team .members input[type=checkbox]")
+    for i in range(size):
+        boxes.nth(i).check()
+    kmotr.click("text=Call the vote")
+    return size

@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import needs_chromium
+from .conftest import needs_chromium, pick_crew
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "<i>Eve</i>"]
@@ -42,13 +42,7 @@ def join(browser, url: str, name: str):
 
 def kmotr_proposes(tv, phones):
     expect(tv.locator("#tv-main")).to_contain_text("The Godfather picks a crew")
-    kmotr = phones[NAMES.index(tv.locator("#tv-main .kmotr strong").inner_text())]
-    expect(kmotr.locator("form.pick-team")).to_be_visible()
-    size = int(re.search(r"crew of (\d+)", kmotr.locator("#ph-panel h2").inner_text()).group(1))
-    boxes = kmotr.locator("form.pick-team .members input[type=checkbox]")
-    for i in range(size):
-        boxes.nth(i).check()
-    kmotr.click("text=Call the vote")
+    pick_crew(tv, phones, NAMES)
     expect(tv.locator("#tv-main")).to_contain_text(f"Waiting for {len(phones)} votes")
 
 

@@ -219,13 +219,6 @@ class Cluster:
 
 
 @pytest.fixture
-def output_dir(request) -> Path:
-    path = ROOT / "test-results" / request.node.name
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-@pytest.fixture
 def cluster(postgres, redis_url, output_dir):
     """Two daphne processes, A and B, on one PostgreSQL database and one Redis."""
     database_url = postgres.url("mafiagames")

@@ -10,14 +10,13 @@ seat (no sticky sessions are needed).
 
 from __future__ import annotations
 
-import re
 
 import psycopg
 import pytest
 import redis
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import needs_chromium
+from tests.e2e.conftest import needs_chromium, pick_crew
 
 pytestmark = [needs_chromium]
 
@@ -143,13 +142,7 @@ def test_tv_on_process_a_and_phones_on_process_b_play_mafie(cluster, browser, ou
     jobs = 0
     while not tv.locator("#tv-main .result").count():
         # The Godfather (named on A's TV) picks a crew on B.
-        kmotr = phones[NAMES.index(tv.locator("#tv-main .kmotr strong").inner_text())]
-        expect(kmotr.locator("form.pick-team")).to_be_visible()
-        size = int(re.search(r"crew of (\d+)", kmotr.locator("#ph-panel h2").inner_text()).group(1))
-        boxes = kmotr.locator("form.pick-team .members input[type=checkbox]")
-        for i in range(size):
-            boxes.nth(i).check()
-        kmotr.click("text=Call the vote")
+        size = pick_crew(tv, phones, NAMES)
         expect(tv.locator("#tv-main .progress")).to_contain_text(waiting(5, "vote", "votes"))
         crew = tv.locator("#tv-main .team .chip").all_inner_texts()
         assert len(crew) == size
