@@ -138,7 +138,7 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
         # Equal keys mean equal fragments: a key holds everything its fragment can show.
         keys = {"ph-role": (kept, ("role", game["id"], mine.get("role"), json.dumps(mine.get("partners")))),
                 "ph-panel": (kept, ("panel", game["id"], presenter(game["ruleset"]).panel_key(view))),
-                "ph-board": (memo, ("board",))}  # the public board: once per version
+                "ph-board": (kept, ("board", game["id"], presenter(game["ruleset"]).board_key(view)))}
     else:
         spectating = bool(game and game["status"] == "running")
         keys = {"ph-role": (kept, ("idle-role",)), "ph-board": (kept, ("idle-board",)),

@@ -243,3 +243,9 @@ def panel_key(view: dict) -> str:
         [t["team_size"] for t in view["track"]], _waiting_count(view),
         view["outcome"] if over else None, me["role"] if over else None,
     ])
+
+
+def board_key(view: dict) -> str:
+    """Everything templates/engines/mafie/phone_board.html (and the track it includes) shows."""
+    return json.dumps([view["track"], view["slot"], view["phase"] == "game_over", view["kmotr"],
+                       view["rejections"], view["last_vote"]])

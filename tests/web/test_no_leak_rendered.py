@@ -79,3 +79,21 @@ def test_tv_never_names_a_role_before_the_reveal():
                 assert "Mafioso" not in html and "Detective<" not in html
             else:
                 assert "Mafioso" in html and "Detective" in html
+
+
+@pytest.mark.parametrize("ruleset", registry.all(), ids=lambda r: r.slug)
+def test_fragments_kept_across_versions_equal_fresh_renderings(ruleset):
+    """The room-long memo must never serve a stale fragment: its keys name all a fragment shows.
+
+    Play games step by step, rendering every screen through one memo kept for the whole room,
+    and compare each screen with a rendering from scratch.
+    """
+    for play in sample_games(ruleset):
+        kept = {}
+        for state in play.states:
+            table = table_for(ruleset, state, play.players, "en")
+            memo = {}
+            assert tv_screen(table, host=True, memo=memo, kept=kept) == tv_screen(table, host=True)
+            for seat in range(play.players):
+                assert phone_screen(table, 100 + seat, memo=memo, kept=kept) == phone_screen(table, 100 + seat), \
+                    f"seat {seat} shows a stale fragment in {play} at phase {state.get('phase')}"
