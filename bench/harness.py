@@ -346,31 +346,28 @@ class Screen:
             self.version = max(self.version, version)
         self.changed.set()
 
-    async def wait_answer(self, count: int, deadline: float) -> tuple[float, int | None, str] | None:
-        """The answer to this screen's tap number ``count`` (0-based); None at ``deadline``."""
-        while len(self.answers) <= count and self.closed_at is None:
+    async def _wait_until(self, done, deadline: float) -> bool:
+        """Wait for frames until ``done()``, the socket closes or ``deadline`` (perf_counter)."""
+        while not done() and self.closed_at is None:
             self.changed.clear()
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
-                return None
+                break
             try:
                 await asyncio.wait_for(self.changed.wait(), remaining)
             except TimeoutError:
-                return None
-        return self.answers[count] if len(self.answers) > count else None
+                break
+        return done()
+
+    async def wait_answer(self, count: int, deadline: float) -> tuple[float, int | None, str] | None:
+        """The answer to this screen's tap number ``count`` (0-based); None at ``deadline``."""
+        if await self._wait_until(lambda: len(self.answers) > count, deadline):
+            return self.answers[count]
+        return None
 
     async def wait_version(self, version: int, deadline: float) -> bool:
         """Wait until this screen shows ``version`` or newer; False at ``deadline`` (perf_counter)."""
-        while self.version < version and self.closed_at is None:
-            self.changed.clear()
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                return False
-            try:
-                await asyncio.wait_for(self.changed.wait(), remaining)
-            except TimeoutError:
-                return False
-        return self.version >= version
+        return await self._wait_until(lambda: self.version >= version, deadline)
 
 
 async def open_screen(ws_url: str, origin: str, label: str, path: str, cookie: str, connect,

@@ -34,7 +34,7 @@ class ScreenConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
-        verdict = await db.read(self.identify, seating.scope_cookies(self.scope))
+        verdict = await db.read(self._identify, seating.scope_cookies(self.scope))
         if verdict is not None:
             await self.close(code=verdict)
             return
@@ -75,7 +75,7 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         await self.malformed()
 
     async def malformed(self):
-        with translation.override(getattr(self, "language", "en")):
+        with translation.override(self.language):
             await self.send(text_data=rendering.flash(_("That request was malformed.")))
 
     # -- refreshing ----------------------------------------------------------------------------
@@ -108,8 +108,15 @@ class ScreenConsumer(AsyncWebsocketConsumer):
 
     # -- per kind of screen -----------------------------------------------------------------------
 
-    def identify(self, cookies) -> int | None:
+    def _identify(self, cookies) -> int | None:
         """In a worker thread: None to accept, else the close code to refuse with."""
+        room = Room.objects.filter(code=self.code).first()
+        if room is None:
+            return CLOSE_NOT_FOUND
+        self.language = room.language
+        return self.identify(room, cookies)
+
+    def identify(self, room: Room, cookies) -> int | None:
         raise NotImplementedError
 
     async def opened(self):
@@ -125,10 +132,7 @@ class ScreenConsumer(AsyncWebsocketConsumer):
 class TvConsumer(ScreenConsumer):
     """The public board. Anyone may watch it; only the host's browser gets the controls."""
 
-    def identify(self, cookies):
-        room = Room.objects.filter(code=self.code).first()
-        if room is None:
-            return CLOSE_NOT_FOUND
+    def identify(self, room, cookies):
         self.host = seating.is_host(room, cookies)
         return None
 
@@ -143,15 +147,11 @@ class PhoneConsumer(ScreenConsumer):
 
     player_id: int | None = None
 
-    def identify(self, cookies):
-        room = Room.objects.filter(code=self.code).first()
-        if room is None:
-            return CLOSE_NOT_FOUND
+    def identify(self, room, cookies):
         player = seating.player_from_cookies(room, cookies)
         if player is None:
             return CLOSE_FORBIDDEN
         self.player_id = player.pk
-        self.language = room.language
         return None
 
     async def tap(self, message: dict):

@@ -6,9 +6,9 @@ commit, so a screen never renders a state that could still roll back.
 
 from django.db import transaction
 
-from .fanout import group_name, send_ping
+from .fanout import send_ping
 
-__all__ = ["group_name", "ping"]
+__all__ = ["ping"]
 
 
 def ping(code: str, version: int) -> None:

@@ -15,7 +15,7 @@ every seat whose view is equal apart from the seat number.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -39,10 +39,7 @@ class Table:
     options: dict
     players: list  # [{"id", "name", "connected"}] in lobby order
     game: dict | None = None  # {"id", "ruleset", "state", "version", "names", "seats", "status"}
-    join_url: str = ""
-    qr_svg: str = ""
     version: int = 0
-    extra: dict = field(default_factory=dict)
 
 
 def flash(message: str, kind: str = "error", version: int | None = None) -> str:
@@ -74,15 +71,14 @@ def _game_context(table: Table, view: dict) -> dict:
     online = {p["id"] for p in table.players if p["connected"]}
     for row in context.get("rows", []):
         row["connected"] = game["seats"][row["seat"]] in online
-    context.update(game_id=game["id"], version=game["version"], turn=view.get("turn"),
+    context.update(game_id=game["id"], turn=view.get("turn"),
                    tpl=pres.TEMPLATE_DIR, game_status=game["status"])
     return context
 
 
 def _base_context(table: Table) -> dict:
     return {"code": table.code, "players": table.players, "ruleset": registry.get(table.ruleset),
-            "rulesets": registry.all(), "option_rows": _option_rows(table.ruleset, table.options),
-            "join_url": table.join_url, "qr_svg": table.qr_svg}
+            "rulesets": registry.all(), "option_rows": _option_rows(table.ruleset, table.options)}
 
 
 def _render(memo: dict, key: tuple, template: str, make_context) -> str:

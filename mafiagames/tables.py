@@ -6,11 +6,11 @@ from .models import Game, Room
 from .rendering import Table
 
 
-def load_table(room: Room, *, join_url: str = "", qr_svg: str = "") -> Table:
+def load_table(room: Room) -> Table:
     players = [{"id": p.pk, "name": p.name, "connected": p.connections > 0} for p in room.players.all()]
     game = room.current_game()
     return Table(code=room.code, language=room.language, ruleset=room.ruleset, options=room.options,
-                 players=players, game=game_dict(game) if game else None, join_url=join_url, qr_svg=qr_svg,
+                 players=players, game=game_dict(game) if game else None,
                  version=room.version)
 
 

@@ -60,12 +60,11 @@ def home(request: HttpRequest) -> HttpResponse:
 def tv(request: HttpRequest, code: str) -> HttpResponse:
     room = _room(code)
     url = addresses.join_url(request.get_host(), room.code, request.scheme)
-    table = load_table(room, join_url=url, qr_svg=addresses.qr_svg(url))
     host = seating.is_host(room, request.COOKIES)
     with translation.override(room.language):
-        fragments = rendering.tv_screen(table, host=host)
+        fragments = rendering.tv_screen(load_table(room), host=host)
         return render(request, "screens/tv_page.html", {"room": room, "f": _page_keys(fragments), "host": host,
-                                                        "join_url": url, "qr_svg": table.qr_svg})
+                                                        "join_url": url, "qr_svg": addresses.qr_svg(url)})
 
 
 @require_http_methods(["GET", "POST"])

@@ -138,7 +138,6 @@ def present(view: dict, names: list[str]) -> dict:
         context["me"] = me
         context["my_role_name"] = ROLE_NAMES.get(me["role"], me["role"])
         context["partner_names"] = [names[s] for s in me.get("partners") or []]
-        context["others"] = [r for r in rows]
         # From the role, not the seat: phones with equal views share one rendering (rendering.py).
         context["i_won"] = bool(view.get("outcome")) and view["outcome"]["winner"] == TEAM_OF_ROLE[me["role"]]
     return context
