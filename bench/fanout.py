@@ -41,11 +41,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import contextlib
 import json
 import random
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +60,8 @@ from bench.harness import Client, Screen  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from engines import registry  # noqa: E402
+from tests.scaleout import servers as scaleout  # noqa: E402
+from tests.scaleout.servers import Unavailable  # noqa: E402
 
 MAFIE = registry.get("mafie")
 LATE_S = 1.0              # an update later than this is "late"
@@ -227,11 +231,15 @@ class Room:
             self.errors.append(f"start → {response.status}: {response.body[:200]!r}")
         for phone in spectators:
             self.phones.remove(phone)
-            self.phones.append(await self.bench.join_phone(self.code, phone.name, playing=False))
-        deadline = time.perf_counter() + 5.0
+            self.phones.append(await self.bench.join_phone(phone.screen.base, self.code, phone.name, playing=False))
+        await self.wait_started()
+        self.games += 1
+
+    async def wait_started(self, limit: float = 5.0) -> None:
+        """Until the TV shows the new game (a lagging TV would still offer "start")."""
+        deadline = time.perf_counter() + limit
         while self.game_over() and time.perf_counter() < deadline:
             await self.tv.wait_version(self.tv.version + 1, deadline)
-        self.games += 1
 
     async def kick(self, phones: list[Phone]) -> None:
         ids = {name: pid for name, pid in SEATING.findall(self.tv.shown.get("tv-host", ""))}
@@ -263,40 +271,54 @@ class Room:
 # --- the whole bench --------------------------------------------------------------------------------
 
 class Bench:
-    def __init__(self, url: str, seed: int, pid: int | None):
-        self.url = url.rstrip("/")
-        self.pid = pid
-        self.ws = harness.ws_base(self.url)
+    """The rooms, spread over one or more server processes (``urls``).
+
+    With several processes the screens are spread as a round-robin proxy would spread
+    connections: the TV and the host on one, the phones in turn on the next ones (``spread``
+    "sockets"), or every screen of a room on the same process ("rooms", a sticky proxy).
+    """
+
+    def __init__(self, urls: list[str], seed: int, pids: list[int], spread: str = "sockets"):
+        self.urls = [url.rstrip("/") for url in urls]
+        self.url = self.urls[0]
+        self.pids = pids
+        self.spread = spread
         self.rng = random.Random(seed)
         self.rooms: list[Room] = []
 
+    def base(self, room: int, screen: int) -> str:
+        """The server of a room's screen number ``screen`` (0 is the TV and host)."""
+        return self.urls[(room + (screen if self.spread == "sockets" else 0)) % len(self.urls)]
+
     def server_cpu(self) -> float | None:
-        return harness.proc_cpu_seconds(self.pid) if self.pid else None
+        return sum(harness.proc_cpu_seconds(pid) for pid in self.pids) if self.pids else None
 
-    async def screen(self, label: str, path: str, cookie: str, timeout: float = 30.0) -> Screen:
-        return await harness.open_screen(self.ws, self.url, label, path, cookie, connect, timeout)
+    async def screen(self, base: str, label: str, path: str, cookie: str, timeout: float = 30.0) -> Screen:
+        return await harness.open_screen(harness.ws_base(base), base, label, path, cookie, connect, timeout)
 
-    async def join_phone(self, code: str, name: str, playing: bool) -> Phone:
-        client = Client(self.url)
+    async def join_phone(self, base: str, code: str, name: str, playing: bool) -> Phone:
+        client = Client(base)
         await harness.join_room(client, code, name)
-        screen = await self.screen(name, f"/ws/p/{code}/", client.cookie_header())
+        screen = await self.screen(base, name, f"/ws/p/{code}/", client.cookie_header())
         if not playing:
             await client.close()  # a spectator never posts
         return Phone(name, client, screen, playing)
 
     async def make_room(self, index: int, phones: int) -> Room:
-        host = Client(self.url)
+        base = self.base(index, 0)
+        host = Client(base)
         code = await harness.create_room(host)
-        tv = await self.screen("tv", f"/ws/r/{code}/", host.cookie_header())
+        tv = await self.screen(base, "tv", f"/ws/r/{code}/", host.cookie_header())
         room = Room(self, index, code, host, tv)
         players = min(phones, MAFIE.max_players)
         for i in range(players):
-            room.phones.append(await self.join_phone(code, f"P{i}", playing=True))
+            room.phones.append(await self.join_phone(self.base(index, i + 1), code, f"P{i}", playing=True))
         response = await host.post(f"/r/{code}/host", {"command": "start"})
         if response.status != 204:
             raise RuntimeError(f"room {code}: start → {response.status} {response.body[:300]!r}")
-        for i in range(phones - players):
-            room.phones.append(await self.join_phone(code, f"S{i}", playing=False))
+        await room.wait_started(limit=30.0)
+        for i in range(players, phones):
+            room.phones.append(await self.join_phone(self.base(index, i + 1), code, f"S{i - players}", playing=False))
         return room
 
     async def setup(self, rooms: int, phones: int) -> None:
@@ -342,9 +364,9 @@ class Bench:
                                               f"(code {screen.close_code})")
                         continue
                     try:
-                        fresh = await self.screen("fresh", screen.path, screen.cookie, timeout=10)
+                        fresh = await self.screen(screen.base, "fresh", screen.path, screen.cookie, timeout=10)
                     except Exception as exc:  # noqa: BLE001 - is the server still there?
-                        if not await harness.server_alive(self.url):
+                        if not await harness.server_alive(screen.base):
                             if not result["unresponsive"]:
                                 note(f"the server stopped answering while verifying: {exc}")
                             result["unresponsive"] = True
@@ -533,15 +555,17 @@ def loadavg() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
-async def measure_play(bench: Bench, args, pid: int | None) -> tuple[tuple[float, float], dict]:
-    """Play for --duration; the play window and the CPU used during it (server and ours)."""
-    cpu0, client0 = bench.server_cpu(), time.process_time()
+async def measure_play(bench: Bench, args, deployment: "Deployment") -> tuple[tuple[float, float], dict]:
+    """Play for --duration; the play window and the CPU used during it (servers, backing, ours)."""
+    cpu0, client0, backing0 = bench.server_cpu(), time.process_time(), deployment.backing_cpu()
     window = await bench.play(args.rate, args.duration)
     elapsed = window[1] - window[0]
+    backing = {name: 100 * (cpu - backing0[name]) / elapsed for name, cpu in deployment.backing_cpu().items()}
     cpu = {"server_cpu_ms_per_action": None, "server_cpu_percent": None,
            "server_cpu_ms_per_action_without_restarts": None,
-           "loadgen_cpu_percent": 100 * (time.process_time() - client0) / elapsed}
-    if pid:
+           "loadgen_cpu_percent": 100 * (time.process_time() - client0) / elapsed,
+           "backing_cpu_percent": backing}
+    if bench.pids:
         used = bench.server_cpu() - cpu0
         ok = sum(1 for room in bench.rooms for e in room.events if isinstance(e, Action) and e.version)
         restarts = sum(room.restart_cpu for room in bench.rooms)
@@ -551,31 +575,32 @@ async def measure_play(bench: Bench, args, pid: int | None) -> tuple[tuple[float
     return window, cpu
 
 
-async def check_screens(bench: Bench, server) -> dict:
+async def check_screens(bench: Bench, servers: list) -> dict:
     """After play: is the server alive, and does every socket show what a fresh one would?"""
-    checks = {"checked": 0, "lost": [], "unresponsive": not await harness.server_alive(bench.url)}
+    alive = [await harness.server_alive(url) for url in bench.urls]
+    checks = {"checked": 0, "lost": [], "unresponsive": not all(alive)}
     if not checks["unresponsive"]:
         await bench.quiet()
         note("comparing every socket with a fresh screen")
         checks = await bench.verify()
         note(f"checked {checks['checked']} sockets")
     if checks["unresponsive"]:
-        note("THE SERVER STOPPED ANSWERING" + ("; asking it for its Python stacks (SIGABRT)" if server else ""))
-        harness.dump_stacks(server)
+        note("THE SERVER STOPPED ANSWERING" + ("; asking it for its Python stacks (SIGABRT)" if servers else ""))
+        for server in servers:
+            harness.dump_stacks(server)
     return checks
 
 
-async def run(args, server) -> dict:
+async def run(args, deployment: "Deployment") -> dict:
     load_before = loadavg()
-    pid = args.server_pid or (server.process.pid if server else None)
-    bench = Bench(args.url or server.url, args.seed, pid)
+    bench = Bench(deployment.urls, args.seed, deployment.pids, args.spread)
     t = time.perf_counter()
     await bench.setup(args.rooms, args.phones)
     setup_s = time.perf_counter() - t
     note(f"set up {len(bench.rooms)} room(s) in {setup_s:.1f} s; playing for {args.duration:g} s")
-    window, cpu = await measure_play(bench, args, pid)
+    window, cpu = await measure_play(bench, args, deployment)
     note("play over; waiting for the screens to go quiet")
-    checks = await check_screens(bench, server)
+    checks = await check_screens(bench, deployment.servers)
     ours = app_figures(bench, window, args.rate, args.duration, cpu)
     ours.update(setup_seconds=setup_s, screens_checked=checks["checked"], lost_updates=len(checks["lost"]),
                 lost_details=checks["lost"][:10], server_unresponsive=checks["unresponsive"])
@@ -589,16 +614,19 @@ async def run(args, server) -> dict:
     if base and base["tap_to_last_ms"]["p99"] and ours["tap_to_last_ms"]["p99"]:
         ratio = ours["tap_to_last_ms"]["p99"] / base["tap_to_last_ms"]["p99"]
     return {"config": {"rooms": args.rooms, "phones": args.phones, "rate": args.rate, "duration": args.duration,
-                       "url": bench.url, "loadavg_before": load_before, "loadavg_after": loadavg()}, "mafiagames": ours, "baseline": base, "p99_ratio_vs_baseline": ratio}
+                       "urls": bench.urls, "database": deployment.database, "spread": args.spread,
+                       "loadavg_before": load_before, "loadavg_after": loadavg()}, "mafiagames": ours, "baseline": base, "p99_ratio_vs_baseline": ratio}
 
 
 def fmt(value, spec=".1f") -> str:
     return "—" if value is None else format(value, spec)
 
 
-def print_table(result: dict, log_errors: list[str] | None, log_path: Path | None) -> None:
+def print_table(result: dict, logs: dict[str, list[str]]) -> None:
     c, ours, base = result["config"], result["mafiagames"], result["baseline"]
-    print(f"\nfan-out: {c['rooms']} room(s) × ({c['phones']} phones + 1 TV) = {c['rooms'] * (c['phones'] + 1)} sockets, "
+    processes = f"{len(c['urls'])} processes ({c['spread']} spread)" if len(c["urls"]) > 1 else "1 process"
+    print(f"\nfan-out: {processes} on {c['database']}; "
+          f"{c['rooms']} room(s) × ({c['phones']} phones + 1 TV) = {c['rooms'] * (c['phones'] + 1)} sockets, "
           f"{c['rate']:g} actions/s asked, {ours['play_seconds']:.1f} s of play (setup {ours['setup_seconds']:.1f} s); "
           f"load average {c['loadavg_before']} before, {c['loadavg_after']} after")
     print(f"{'latency (ms)':34}{'p50':>8}{'p95':>8}{'p99':>8}{'max':>8}{'n':>8}")
@@ -625,7 +653,8 @@ def print_table(result: dict, log_errors: list[str] | None, log_path: Path | Non
         print("!! the server stopped answering (/healthz and new sockets time out); lost updates were not "
               "(fully) checked — see the daphne log below")
     print(f"server CPU: {fmt(ours['server_cpu_ms_per_action'], '.2f')} ms/action "
-          f"({fmt(ours['server_cpu_percent'], '.0f')}% of one core); load generator CPU: {ours['loadgen_cpu_percent']:.0f}%")
+          f"({fmt(ours['server_cpu_percent'], '.0f')}% of one core); load generator CPU: {ours['loadgen_cpu_percent']:.0f}%"
+          + "".join(f"; {name}: {percent:.0f}%" for name, percent in ours["backing_cpu_percent"].items()))
     if ours.get("server_cpu_ms_per_action_without_restarts") is not None:
         print(f"  without the CPU spent restarting games (kicks, start, re-joins): "
               f"{ours['server_cpu_ms_per_action_without_restarts']:.2f} ms/action")
@@ -636,7 +665,7 @@ def print_table(result: dict, log_errors: list[str] | None, log_path: Path | Non
         print(f"p99 tap → last screen vs baseline: {fmt(result['p99_ratio_vs_baseline'], '.1f')}×")
     if ours["room_errors"]:
         print("client-side errors:", *ours["room_errors"], sep="\n  ")
-    if log_errors is not None:
+    for log_path, log_errors in logs.items():
         print(f"daphne log ({log_path}): {len(log_errors)} error block(s)")
         for block in log_errors[:3]:
             print(block)
@@ -653,6 +682,14 @@ def main() -> int:
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--url", help="an already running server (127.0.0.1 only); default: start daphne")
     parser.add_argument("--server-pid", type=int, help="with --url: read this process's CPU time")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="daphne processes to start; more than one runs on PostgreSQL + Redis")
+    parser.add_argument("--database", choices=["sqlite", "postgres"], default=None,
+                        help="sqlite (in-memory channel layer) or postgres (+ Redis channel layer); "
+                             "default: sqlite for one process, postgres for more")
+    parser.add_argument("--spread", choices=["sockets", "rooms"], default="sockets",
+                        help="with several processes: each room's screens in turn over them (round-robin "
+                             "proxy), or each room on one process (sticky proxy)")
     parser.add_argument("--seconds", type=float, default=300.0, help="hard cap for the run once daphne is up")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -661,23 +698,62 @@ def main() -> int:
         parser.error(f"Mafie needs at least {MAFIE.min_players} players per room")
     if args.url and not args.url.startswith("http://127.0.0.1:"):
         parser.error("--url must point at 127.0.0.1")
-    server = None if args.url else harness.start_server("bench.bench_settings")
-    try:
-        result = asyncio.run(asyncio.wait_for(run(args, server), args.seconds))
-    except TimeoutError:
-        print(f"stopped: the run exceeded --seconds {args.seconds:g}", file=sys.stderr)
-        return 2
-    finally:
-        if server:
-            server.stop()
-    log_path = server.workdir / "daphne.log" if server else None
-    log_errors = harness.daphne_errors(log_path) if server else None
+    args.database = args.database or ("postgres" if args.processes > 1 else "sqlite")
+    if args.processes > 1 and args.database == "sqlite":
+        parser.error("several processes share state through PostgreSQL and Redis: --database postgres")
+    with contextlib.ExitStack() as stack:
+        try:
+            deployment = deploy(args, stack)
+        except Unavailable as missing:
+            print(f"cannot start the deployment: {missing}", file=sys.stderr)
+            return 2
+        try:
+            result = asyncio.run(asyncio.wait_for(run(args, deployment), args.seconds))
+        except TimeoutError:
+            print(f"stopped: the run exceeded --seconds {args.seconds:g}", file=sys.stderr)
+            return 2
+        finally:
+            for server in deployment.servers:
+                server.stop()
+        logs = {str(path): harness.daphne_errors(path) for path in deployment.logs}
     if args.json:
-        print(json.dumps({**result, "daphne_log": str(log_path), "daphne_log_errors": log_errors},
-                         indent=2, default=str))
+        print(json.dumps({**result, "daphne_log_errors": logs}, indent=2, default=str))
     else:
-        print_table(result, log_errors, log_path)
+        print_table(result, logs)
     return 0
+
+
+@dataclass
+class Deployment:
+    """The servers under test: their URLs, daphne pids and logs, and what backs them."""
+
+    urls: list[str]
+    pids: list[int]
+    database: str
+    servers: list = field(default_factory=list)  # Daphne objects we started
+    logs: list[Path] = field(default_factory=list)
+    backing: dict[str, int] = field(default_factory=dict)  # name → pid (PostgreSQL, Redis)
+
+    def backing_cpu(self) -> dict[str, float]:
+        return {name: harness.tree_cpu_seconds(pid) for name, pid in self.backing.items()}
+
+
+def deploy(args, stack: contextlib.ExitStack) -> Deployment:
+    """Start what --url/--processes/--database ask for; ``stack`` tears it down."""
+    if args.url:
+        return Deployment([args.url], [args.server_pid] if args.server_pid else [], args.database)
+    if args.database == "sqlite":
+        server = harness.start_server("bench.bench_settings")
+        stack.callback(server.stop)
+        return Deployment([server.url], [server.process.pid], "sqlite", [server], [server.workdir / "daphne.log"])
+    redis = stack.enter_context(scaleout.redis_server())
+    pg = stack.enter_context(scaleout.postgres_server())
+    workdir = Path(tempfile.mkdtemp(prefix="mafiagames-bench-"))
+    servers = stack.enter_context(scaleout.daphnes(
+        args.processes, workdir, pg.url("mafiagames"), redis.url,
+        {"DJANGO_SETTINGS_MODULE": "bench.bench_settings", "PYTHONFAULTHANDLER": "1"}))
+    return Deployment([s.url for s in servers], [s.process.pid for s in servers], "postgres+redis", servers,
+                      [s.log_path for s in servers], {"postgres": pg.process.pid, "redis": redis.process.pid})
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ from urllib.parse import urlencode, urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+# The servers we start get the settings' SECRET_KEY (tests/e2e/conftest.py's Daphne reads it).
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mafiagames.settings")
 
 BROWSER_HEADERS = {  # what Chromium sends for a top-level navigation, minus client hints
     "User-Agent": "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -49,7 +51,6 @@ def start_server(settings_module: str = "mafiagames.settings", extra_env: dict |
     """
     if collectstatic and settings_module != "bench.bench_settings":
         raise ValueError("collectstatic only with bench.bench_settings (it writes STATIC_ROOT)")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mafiagames.settings")
     from tests.e2e.conftest import Daphne  # reads settings.SECRET_KEY lazily
 
     workdir = Path(tempfile.mkdtemp(prefix="mafiagames-bench-"))
@@ -120,6 +121,26 @@ def proc_cpu_seconds(pid: int) -> float:
     """utime + stime of a process from /proc/<pid>/stat, in seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process and every descendant alive now (e.g. PostgreSQL's backends)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # it exited meanwhile
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    total, todo = 0.0, [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            total += proc_cpu_seconds(current)
+        except OSError:
+            continue
+        todo += children.get(current, [])
+    return total
 
 
 def percentile(values, q: float):
@@ -315,6 +336,7 @@ class Screen:
     label: str
     path: str
     cookie: str
+    base: str = ""  # the server it is connected to (http://127.0.0.1:port)
     ws: object = None
     shown: dict[str, str] = field(default_factory=dict)
     version: int = -1
@@ -373,7 +395,7 @@ class Screen:
 async def open_screen(ws_url: str, origin: str, label: str, path: str, cookie: str, connect,
                       timeout: float = 30.0) -> Screen:
     """Open a websocket screen and wait (at most ``timeout`` s) for its first (full) frame."""
-    screen = Screen(label=label, path=path, cookie=cookie)
+    screen = Screen(label=label, path=path, cookie=cookie, base=origin)
     headers = {"Origin": origin}
     if cookie:
         headers["Cookie"] = cookie

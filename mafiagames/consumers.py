@@ -46,7 +46,9 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         await HUB.register(self.code, self)
         self.registered = True
         await self.opened()
-        await self.push(None)
+        # At least the version read while identifying: a load already running may have begun
+        # before this player's join, and its screen would say the player is not in the room.
+        await self.push(self.identified_at)
 
     async def disconnect(self, code):
         if self.registered:
@@ -114,6 +116,7 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         if room is None:
             return CLOSE_NOT_FOUND
         self.language = room.language
+        self.identified_at = room.version
         return self.identify(room, cookies)
 
     def identify(self, room: Room, cookies) -> int | None:
@@ -171,6 +174,8 @@ class PhoneConsumer(ScreenConsumer):
 
     def render(self, snap):
         if snap.table is None or not any(p["id"] == self.player_id for p in snap.table.players):
+            if snap.table is not None and snap.version < self.identified_at:
+                return None  # older than this socket: from before the player joined
             # Kicked by the host: say so and stop; this close code does not trigger a reconnect.
             asyncio.ensure_future(self._removed())
             return None

@@ -108,10 +108,31 @@ HUB = Hub()
 
 
 def send_ping(code: str, version: int) -> None:
-    """From any thread, after commit: reach every screen of the room in every process."""
+    """From any thread, after commit: reach every screen of the room in every process.
+
+    This process's screens hear it at once; the others through the channel layer.  The
+    ``group_send`` runs on the server's event loop, whose Redis connections stay open:
+    ``async_to_sync`` from a worker thread would run it in a new event loop each time, and
+    channels-redis keeps its connection pools per loop, so every ping would open (and close)
+    a fresh connection.
+    """
     layer = get_channel_layer()
-    if crosses_processes(layer):
-        async_to_sync(layer.group_send)(group_name(code), {"type": "room.changed", "code": code,
-                                                           "version": version})
-    else:
-        HUB.deliver_threadsafe(code, version)
+    HUB.deliver_threadsafe(code, version)
+    if not crosses_processes(layer):
+        return
+    message = {"type": "room.changed", "code": code, "version": version}
+    if HUB.loop is not None and not HUB.loop.is_closed():
+        HUB.call_soon_threadsafe(_publish, layer, code, message)
+    else:  # no screen has ever connected to this process: no loop of ours to borrow
+        async_to_sync(layer.group_send)(group_name(code), message)
+
+
+def _publish(layer, code: str, message: dict) -> None:
+    task = asyncio.ensure_future(layer.group_send(group_name(code), message))
+    task.add_done_callback(_log_failure)
+
+
+def _log_failure(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        # The other processes' screens catch up with their periodic sync (app.js).
+        log.error("ping to the channel layer failed", exc_info=task.exception())

@@ -160,6 +160,47 @@ async def test_kicked_phone_is_told_and_closed():
     assert (await phone.receive_output(timeout=5))["type"] == "websocket.close"
 
 
+async def test_a_phone_joining_while_an_older_load_runs_is_not_told_it_was_removed(monkeypatch):
+    """A screen load that began before this player's join must not make its new socket say
+    "removed": the socket waits for at least the version it was identified at."""
+    import asyncio
+
+    from mafiagames import screens
+    from mafiagames.consumers import PhoneConsumer
+
+    async def no_presence(self):  # its ping would start a fresh load and hide the stale one
+        pass
+
+    monkeypatch.setattr(PhoneConsumer, "opened", no_presence)
+
+    room, _ = await database_sync_to_async(room_with_players)(2)
+    stale = await database_sync_to_async(screens._load)(room.code)  # from before the join
+    newcomer = await database_sync_to_async(services.join_room)(room, "Newcomer")
+    awaited = []
+
+    class LoadInFlight(asyncio.Future):
+        """The older load, still running when the socket asks; it finishes once awaited."""
+
+        def __await__(self):
+            awaited.append(True)
+            if not self.done():
+                self.set_result(stale)
+            return super().__await__()
+
+    screens._loading[room.code] = LoadInFlight()
+    try:
+        phone = phone_socket(newcomer)
+        assert (await phone.connect())[0]
+        frame = await phone.receive_from()
+        assert awaited, "the socket should have met the load in flight"
+        assert "removed you" not in frame and "Newcomer" in frame
+        assert ids(frame) == ["ph-head", "ph-role", "ph-panel", "ph-board"]
+        await phone.disconnect()
+    finally:
+        screens._loading.pop(room.code, None)
+        screens.forget(room.code)
+
+
 async def test_a_sync_request_brings_a_stale_screen_up_to_date():
     """A dropped ping is repaired by the screen's periodic sync: it gets what changed, nothing else."""
     room, players, game = await database_sync_to_async(started_game)()
