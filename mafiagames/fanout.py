@@ -4,9 +4,9 @@ Every open screen registers here by room.  A ping ("room X is at version V") rea
 screens of that room in this process directly, without a message per socket through the
 channel layer (whose in-memory implementation scans every channel on every receive).
 
-Across processes (channels-redis), each process keeps one *relay* channel that joins the
-group of every room it has screens for; a ``group_send`` then costs one message per
-process, not one per socket.  With the in-memory layer (one process) pings are delivered
+Across processes (channels-redis pub/sub), each process keeps one *relay* channel that joins
+the group of every room it has screens for; a ``group_send`` is one PUBLISH that reaches
+each process once, not each socket.  With the in-memory layer (one process) pings are delivered
 in-process and the channel layer is not used at all.
 """
 
@@ -85,8 +85,6 @@ class Hub:
     async def _relay(self, layer) -> None:
         if self.relay_task is not None and not self.relay_task.done():
             return
-        # The default prefix: channels-redis reads a process's "!" channels under one receive lock
-        # per prefix, and a relay with a prefix of its own would never be read.
         self.relay_channel = await layer.new_channel()
         self.relay_task = asyncio.ensure_future(self._listen(layer, self.relay_channel))
 
@@ -100,7 +98,7 @@ class Hub:
                 log.exception("relay receive failed")
                 await asyncio.sleep(1)
                 continue
-            if message.get("type") == "room.changed":
+            if message.get("type") == "room.changed" and message.get("from") != channel:
                 self.deliver(message["code"], message["version"])
 
 
@@ -120,7 +118,8 @@ def send_ping(code: str, version: int) -> None:
     HUB.deliver_threadsafe(code, version)
     if not crosses_processes(layer):
         return
-    message = {"type": "room.changed", "code": code, "version": version}
+    # "from": this process heard it already; its relay skips its own pings.
+    message = {"type": "room.changed", "code": code, "version": version, "from": HUB.relay_channel}
     if HUB.loop is not None and not HUB.loop.is_closed():
         HUB.call_soon_threadsafe(_publish, layer, code, message)
     else:  # no screen has ever connected to this process: no loop of ours to borrow

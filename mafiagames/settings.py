@@ -150,13 +150,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # on without updates; a month outlasts any game night.
 _group_expiry = 60 * 60 * 24 * 30
 if os.environ.get("REDIS_URL"):
-    # Pings cross processes through Redis: each process has one relay channel in the groups of
-    # the rooms it has screens for (fanout.py).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {
-        # The dict form, with a socket_timeout above channels-redis's 5 s blocking receive:
-        # redis-py 8 otherwise times out every idle receive (notes/stack.md §3, channels_redis#422).
+    # Pings cross processes through Redis pub/sub: each process subscribes to the rooms it has
+    # screens for (fanout.py), and a ping is one PUBLISH.  The list-based RedisChannelLayer
+    # costs several round trips per message received (blocking pop, backup queue, cleanup) and
+    # silently drops messages once a channel holds 100, which a busy process hit at 100 taps/s
+    # (docs/performance.md).  A ping lost either way is repaired by the pages' periodic sync.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {
+        # The dict form, with a socket_timeout: redis-py 8 defaults to 5 s (notes/stack.md §3).
         "hosts": [{"address": os.environ["REDIS_URL"], "socket_timeout": 10}],
-        "group_expiry": _group_expiry,
     }}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer",

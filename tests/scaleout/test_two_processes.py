@@ -22,8 +22,8 @@ pytestmark = [needs_chromium]
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin"]
 TEAMS = {"mafia": "Mafioso", "detectives": "Detective"}  # winning team -> role of its members
-# Longer than channels-redis's 5 s blocking read: redis-py 8's default socket timeout would
-# then break every idle receive unless settings give the dict host form a longer one.
+# Longer than redis-py 8's default 5 s socket timeout: an idle subscription must outlive it
+# (settings give the dict host form a longer one; notes/stack.md §3).
 IDLE_SECONDS = 6.5
 PUSH_TIMEOUT_MS = 10_000  # well under the pages' 30 s resync: updates must be pushed
 SOCKET_LOG = """window.__opens = 0; window.__closes = 0; window.__messages = 0;
@@ -52,13 +52,11 @@ def peek_role(phone) -> str:
     return role
 
 
-def unread_messages(redis_url: str) -> dict[str, int]:
-    """Channel-layer messages still queued in Redis, by key (channels-redis keeps one sorted set
-    per process-specific channel prefix, e.g. ``asgispecific.<client>!``)."""
+def subscribers(redis_url: str, code: str) -> int:
+    """Processes subscribed to the room's pings (the pub/sub layer's channel for its group)."""
     client = redis.Redis.from_url(redis_url)
     try:
-        return {key.decode(): client.zcard(key) for key in client.scan_iter("asgi*!")
-                if client.type(key) == b"zset" and client.zcard(key)}
+        return dict(client.pubsub_numsub(f"asgi__group__room.{code}"))[f"asgi__group__room.{code}".encode()]
     finally:
         client.close()
 
@@ -97,8 +95,8 @@ def test_tv_on_process_a_and_phones_on_process_b_play_mafie(cluster, browser, ou
     try:  # the first update that must cross from B to A
         expect(tv.locator("#tv-players .online")).to_have_count(1)
     except AssertionError as missing:
-        raise AssertionError("B's first ping never reached the TV on A; messages waiting in Redis "
-                             f"that no process reads: {unread_messages(cluster.redis_url)}") from missing
+        raise AssertionError("B's first ping never reached the TV on A; processes subscribed to the "
+                             f"room: {subscribers(cluster.redis_url, code)}") from missing
     for name in NAMES[1:]:
         phones.append(open_phone(browser, phone_join_url, name))
         expect(tv.locator("#tv-players .online")).to_have_count(len(phones))  # B's join and socket, on A
@@ -107,10 +105,8 @@ def test_tv_on_process_a_and_phones_on_process_b_play_mafie(cluster, browser, ou
     mallory = open_phone(browser, phone_join_url, "Mallory")
     expect(tv.locator("#tv-players .online")).to_have_count(6)
 
-    # Both processes listen to the room through Redis: one relay channel each in its group.
-    layer = redis.Redis.from_url(cluster.redis_url)
-    assert layer.zcard(f"asgi:group:room.{code}") == 2
-    layer.close()
+    # Both processes listen to the room through Redis: one subscription each.
+    assert subscribers(cluster.redis_url, code) == 2
 
     # Host commands on A reach the phones on B: reorder the seats, remove a player.
     tv.locator("#tv-host .seating li", has_text="Erin").locator("button[value=up]").click()
@@ -139,6 +135,9 @@ def test_tv_on_process_a_and_phones_on_process_b_play_mafie(cluster, browser, ou
             expect(tv.locator("#tv-players .badge.ok")).to_have_count(done)
     expect(tv.locator("#tv-main")).to_contain_text("The Godfather picks a crew")
 
+    monitor = redis.Redis.from_url(cluster.redis_url)
+    connections_before = monitor.info("stats")["total_connections_received"]
+    actions = 0
     jobs = 0
     while not tv.locator("#tv-main .result").count():
         # The Godfather (named on A's TV) picks a crew on B.
@@ -150,6 +149,7 @@ def test_tv_on_process_a_and_phones_on_process_b_play_mafie(cluster, browser, ou
             expect(phone.locator("#ph-panel .team .chip")).to_have_text(crew)
 
         # Each vote on B is counted on A's TV, and on every phone that has voted, as it is cast.
+        actions += 1 + len(phones) + size
         for cast, phone in enumerate(phones, start=1):
             phone.click("#ph-panel button[value=approve]")
             left = len(phones) - cast
@@ -175,6 +175,12 @@ def test_tv_on_process_a_and_phones_on_process_b_play_mafie(cluster, browser, ou
                 f"Job {jobs}: {size - fails} × Success, {fails} × Fail")
         for phone in phones:
             expect(phone.locator("#ph-board .track .job.done")).to_have_count(jobs)
+
+    # Every one of those actions was pinged over the connections the processes already had
+    # open: a connection per ping would cost a TCP handshake and a Redis login each time.
+    opened = monitor.info("stats")["total_connections_received"] - connections_before
+    monitor.close()
+    assert opened <= 4, f"{opened} new Redis connections for {actions} actions"
 
     # The final reveal reaches every screen.
     team = next(c for c in tv.locator("#tv-main .result").get_attribute("class").split() if c in TEAMS)
