@@ -338,7 +338,6 @@ class Screen:
     cookie: str
     base: str = ""  # the server it is connected to (http://127.0.0.1:port)
     ws: object = None
-    shown: dict[str, str] = field(default_factory=dict)
     version: int = -1
     arrivals: list[tuple[float, int]] = field(default_factory=list)  # (perf_counter, marker) of updates
     update_sizes: list[int] = field(default_factory=list)
@@ -348,16 +347,29 @@ class Screen:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     reader: asyncio.Task | None = None
     answers: list[tuple[float, int | None, str]] = field(default_factory=list)  # taps' answers (#flash)
+    _shown: dict[str, str] = field(default_factory=dict)
+    _unparsed: list[str] = field(default_factory=list)
+
+    @property
+    def shown(self) -> dict[str, str]:
+        """What the screen shows: the fragments of every frame so far, swapped in like htmx's OOB
+        swaps.  Frames are split only when asked, so that the time a frame is noted to arrive
+        does not include this client's parsing of the frames before it (the baseline's clients
+        parse nothing)."""
+        for frame in self._unparsed:
+            self._shown.update(fragments(frame))
+        self._unparsed.clear()
+        return self._shown
 
     def apply(self, frame: str, now: float) -> None:
-        """Apply a frame like htmx's OOB swaps, and note its arrival."""
+        """Note a frame's arrival and version; its fragments are applied when ``shown`` is read."""
         if frame.startswith('<div id="flash"'):  # the answer to this phone's tap, not an update
             match = FLASH.match(frame)
             self.answers.append((now, int(match.group(1)) if match and match.group(1) else None,
                                  re.sub(r"<[^>]+>", "", frame).strip()))
             self.changed.set()
             return
-        self.shown.update(fragments(frame))
+        self._unparsed.append(frame)
         version = marker(frame)
         if self.first_at is None:
             self.first_at = now

@@ -114,7 +114,7 @@ def _act(request: HttpRequest, code: str) -> HttpResponse:
         room = _room(code)  # unknown room: 404
         with translation.override(room.language):
             return flash(_("You are not seated in this room. Join again."), 403)
-    result = taps.tap(player, request.POST)
+    result = taps.tap(player.room, player.pk, request.POST)
     if result.status != 204:
         return flash(result.message, result.status)
     response = HttpResponse(status=204)  # the websocket brings the new screen
