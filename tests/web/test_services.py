@@ -86,6 +86,28 @@ def test_each_action_is_logged_with_its_seat_for_replay():
     assert action.audience == "nobody" and action.version == 1
 
 
+def test_what_a_tap_writes_in_plain_sql_reads_back_through_the_orm_unchanged():
+    """The tap's statements bypass the ORM (docs/performance.md); every value must still be
+    stored exactly as the ORM would store it: JSON, timestamps, the seq counter."""
+    from django.utils import timezone
+
+    room, players, game = started_game()
+    before = timezone.now()
+    for seat in range(5):
+        services.submit_for_player(room, players[seat].pk, {"type": "ready"}, expected_turn=game.state["turn"])
+    returned = to_team_vote(Game.objects.get(pk=game.pk), [0, 1])
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.state, stored.version, stored.next_seq, stored.status, stored.outcome) == \
+        (returned.state, returned.version, returned.next_seq, returned.status, returned.outcome)
+    events = list(Event.objects.filter(game=game).order_by("seq"))
+    assert [e.seq for e in events] == list(range(stored.next_seq))  # no gaps, none twice
+    proposal = next(e for e in events if e.kind == "action" and e.data["action"]["type"] == "propose_team")
+    assert proposal.data == {"seat": 0, "action": {"type": "propose_team", "team": [0, 1]}}
+    assert proposal.audience == "nobody" and proposal.version == 6
+    assert any(isinstance(e.audience, list) and e.audience for e in events)  # private ones: seats
+    assert all(before <= e.created <= timezone.now() for e in events if e.version > 0)
+
+
 def test_finished_game_refuses_actions():
     _room, _players, game = started_game()
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
