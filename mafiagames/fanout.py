@@ -64,17 +64,23 @@ class Hub:
 
     # -- pings ----------------------------------------------------------------------------------
 
-    def deliver(self, code: str, version: int) -> None:
-        """On the event loop: tell this process's screens of ``code`` about ``version``."""
+    def deliver(self, code: str, version: int, game: dict | None = None) -> None:
+        """On the event loop: tell this process's screens of ``code`` about ``version``;
+        with ``game`` (all that changed), first make that version's snapshot from the last one."""
+        if game is not None:
+            from .screens import advance
+            advance(code, version, game)
         for screen in list(self.rooms.get(code, ())):
             screen.refresh_soon(version)
 
-    def deliver_threadsafe(self, code: str, version: int) -> None:
+    def deliver_threadsafe(self, code: str, version: int, game: dict | None = None) -> None:
         loop = self.loop
         if loop is not None and not loop.is_closed() and code in self.rooms:
             # A fresh context: the caller's (a worker thread inside sync_to_async) would make the
             # screens' own database calls believe they run in that thread, and refuse.
-            loop.call_soon_threadsafe(self.deliver, code, version, context=contextvars.Context())
+            # One callback for the snapshot and the ping: were they two, the screens could wake
+            # between them and load from the database what the writer is about to hand over.
+            loop.call_soon_threadsafe(self.deliver, code, version, game, context=contextvars.Context())
 
     def call_soon_threadsafe(self, callback, *args) -> None:
         """Run ``callback`` on this process's event loop, after pings already scheduled."""
@@ -105,8 +111,11 @@ class Hub:
 HUB = Hub()
 
 
-def send_ping(code: str, version: int) -> None:
+def send_ping(code: str, version: int, game=None) -> None:
     """From any thread, after commit: reach every screen of the room in every process.
+
+    ``game`` (the committed Game, when it is all that changed) reaches this process's
+    screens only; the other processes load the version from the database.
 
     This process's screens hear it at once; the others through the channel layer.  The
     ``group_send`` runs on the server's event loop, whose Redis connections stay open:
@@ -115,7 +124,8 @@ def send_ping(code: str, version: int) -> None:
     a fresh connection.
     """
     layer = get_channel_layer()
-    HUB.deliver_threadsafe(code, version)
+    from .tables import game_dict
+    HUB.deliver_threadsafe(code, version, game_dict(game) if game is not None else None)
     if not crosses_processes(layer):
         return
     # "from": this process heard it already; its relay skips its own pings.

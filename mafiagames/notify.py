@@ -11,5 +11,7 @@ from .fanout import send_ping
 __all__ = ["ping"]
 
 
-def ping(code: str, version: int) -> None:
-    transaction.on_commit(lambda: send_ping(code, version))
+def ping(code: str, version: int, game=None) -> None:
+    """``game``: the committed game, when it is all that changed (this process's screens then
+    build the new version from the last one instead of loading it; see ``screens.advance``)."""
+    transaction.on_commit(lambda: send_ping(code, version, game))

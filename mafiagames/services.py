@@ -88,17 +88,18 @@ def join_room(room: Room, raw_name: str) -> Player:
     return player
 
 
-def changed(room: Room) -> int:
+def changed(room: Room, game: Game | None = None) -> int:
     """Bump the room's version and ping its screens once the transaction commits.
 
     Call inside the transaction that made the change: screens re-render from the committed
-    state, and the version tells them (and their caches) which state that is.
+    state, and the version tells them (and their caches) which state that is.  Pass ``game``
+    when the change was to that game alone.
     """
     with connection.cursor() as cursor:  # one statement on the hot path (SQLite ≥ 3.35, PostgreSQL)
         cursor.execute(f"UPDATE {Room._meta.db_table} SET version = version + 1 WHERE id = %s RETURNING version",
                        [room.pk])
         (version,) = cursor.fetchone()
-    ping(room.code, version)
+    ping(room.code, version, game)
     return version
 
 
@@ -245,7 +246,7 @@ def _apply(game: Game, seat: int | None, action: dict, expected_turn: int | None
     if outcome is not None:
         game.status, game.outcome, game.finished = Game.Status.FINISHED, outcome.to_json(), timezone.now()
     _update(game, ["state", "version", "next_seq", "status", "outcome", "finished"])
-    game.room_version = changed(game.room)
+    game.room_version = changed(game.room, game)
     return game
 
 

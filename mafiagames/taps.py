@@ -15,11 +15,9 @@ from django.utils.translation import gettext as _
 
 from engines.base import EngineError, MalformedAction
 
-from . import screens, services
-from .fanout import HUB
+from . import services
 from .models import Player, Room
 from .presenters import FormError, presenter
-from .tables import game_dict
 
 
 @dataclass(frozen=True)
@@ -58,9 +56,6 @@ def tap(room: Room, player_id: int, form) -> TapResult:
         except EngineError as exc:
             status = 400 if isinstance(exc, MalformedAction) else 409
             return TapResult(status, presenter(room.ruleset).error_message(exc))
-        # The new screens differ from the last ones only by this game: hand the committed state
-        # to this process's screens (queued behind the ping), sparing every tap a reload.
-        HUB.call_soon_threadsafe(screens.advance, room.code, game.room_version, game_dict(game))
         return TapResult(204, "", game.room_version)
 
 

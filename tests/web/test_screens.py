@@ -65,3 +65,38 @@ def test_a_tap_advances_the_cached_snapshot_only_from_the_version_just_before(mo
     fresh = screens._latest["ABCD"]
     assert fresh.version == 5 and fresh.table.game == {"v": 2} and fresh.table.players == [{"id": 1}]
     assert fresh.memo == {}  # nothing rendered for the old version is reused
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_screens_hear_of_a_tap_only_once_its_snapshot_is_there():
+    """The writer hands the committed game over together with the ping, in one callback: a
+    screen woken by the ping must find that version ready, not start a database load for it."""
+    from channels.db import database_sync_to_async
+
+    from mafiagames import db, taps
+    from mafiagames.fanout import HUB
+
+    from .helpers import started_game
+
+    room, players, game = await database_sync_to_async(started_game)()
+    before = await screens.snapshot(room.code, None)
+    seen = []
+    told = asyncio.Event()
+
+    class Screen:
+        def refresh_soon(self, version):
+            latest = screens._latest.get(room.code)
+            seen.append((version, latest.version if latest else None))
+            told.set()
+
+    screen = Screen()
+    await HUB.register(room.code, screen)
+    try:
+        form = taps.form_from_json({"action": "ready", "turn": str(game.state["turn"])})
+        result = await db.write(taps.tap_by_id, players[0].pk, form)
+        assert result.status == 204
+        await asyncio.wait_for(told.wait(), 5)
+        assert seen == [(before.version + 1, before.version + 1)]
+        assert screens._latest[room.code].table.game["version"] == game.version + 1  # the tapped game
+    finally:
+        await HUB.unregister(room.code, screen)
