@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils import translation
 
 from engines import registry
@@ -88,12 +89,27 @@ def _render(memo: dict, key: tuple, template: str, make_context) -> str:
     return html
 
 
+def _parts(kept: dict, pieces: dict[str, list[tuple[str, dict]]]) -> dict[str, str]:
+    """Render a presenter's pieces (``tv_parts``), each once per distinct context, and join them."""
+    return {name: mark_safe("".join(
+        _render(kept, ("part", template, json.dumps(context, sort_keys=True, default=str)), template,
+                lambda context=context: context)
+        for template, context in items)) for name, items in pieces.items()}
+
+
+def _bounded(kept: dict) -> dict:
+    """A room's kept fragments, emptied now and then: a long evening of games in one room."""
+    if len(kept) > 2000:
+        kept.clear()
+    return kept
+
+
 def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
               kept: dict | None = None) -> dict[str, str]:
     """The TV.  The narration and, during a game, the host's bar rarely change: they are kept
     across versions under keys that name all they show; the board and roster are per version."""
     memo = {} if memo is None else memo
-    kept = {} if kept is None else kept
+    kept = {} if kept is None else _bounded(kept)
     context = None
     game = table.game
     running = bool(game and game["status"] == "running")
@@ -111,6 +127,9 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
             if table.game:
                 view = registry.get(table.game["ruleset"]).view(table.game["state"], None)
                 context.update(_game_context(table, view))
+                tv_parts = getattr(presenter(table.game["ruleset"]), "tv_parts", None)
+                if tv_parts is not None:
+                    context["parts"] = _parts(kept, tv_parts(view, context.get("rows", [])))
         return context
 
     with translation.override(table.language):
@@ -154,8 +173,7 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
                 context.update(spectating=True)
         return context
 
-    if len(kept) > 2000:  # bounded: a long evening of games in one room
-        kept.clear()
+    _bounded(kept)
     with translation.override(table.language):
         return {frag: _render(keys[frag][0], ("ph", frag, *keys[frag][1]), f"screens/phone.html#{frag}",
                               make_context)

@@ -244,6 +244,22 @@ def panel_key(view: dict) -> str:
     ])
 
 
+def tv_parts(view: dict, rows: list[dict]) -> dict[str, list[tuple[str, dict]]]:
+    """Pieces of the TV's board and roster, each a template and the only context it gets.
+
+    The track changes once per job and a vote changes one row, but the board and roster
+    around them change with every tap: rendering.py renders each piece once per distinct
+    context and keeps it for the room (a template sees nothing but its context, so the
+    context is a complete key).
+    """
+    phase = view["phase"]
+    return {
+        "track": [("engines/mafie/track.html",
+                   {"v": {"track": view["track"], "slot": view["slot"], "phase": phase}})],
+        "rows": [("engines/mafie/tv_player_row.html", {"r": row, "phase": phase}) for row in rows],
+    }
+
+
 def board_key(view: dict) -> str:
     """Everything templates/engines/mafie/phone_board.html (and the track it includes) shows."""
     return json.dumps([view["track"], view["slot"], view["phase"] == "game_over", view["kmotr"],
