@@ -417,7 +417,7 @@ def update_latencies(room: Room) -> list[dict]:
                     delays.append(t - event.t0)
                     updated.add(id(screen))
         results.append({"action": event, "delays": delays, "tv": id(event.screens[0]) in updated,
-                        "actor": id(event.actor) in updated})
+                        "actor": id(event.actor) in updated, "ends_game": upper_t != float("inf")})
     return results
 
 
@@ -435,8 +435,13 @@ def app_figures(bench: Bench, window: tuple[float, float], rate: float, duration
     delays = [d for r in per_action for d in r["delays"]]
     sizes = [n for room in bench.rooms for s in room.all_screens() for n in s.update_sizes]
     elapsed = window[1] - window[0]
+    kinds: dict[str, list[float]] = {}
+    for r in with_frames:
+        kind = "game-ending " + r["action"].kind if r["ends_game"] else r["action"].kind
+        kinds.setdefault(kind, []).append(max(r["delays"]))
     return {
         "tap_to_last_ms": summary([max(r["delays"]) for r in with_frames]),
+        "tap_to_last_ms_by_kind": {kind: summary(values) for kind, values in sorted(kinds.items())},
         "tap_to_first_ms": summary([min(r["delays"]) for r in with_frames]),
         "tap_to_http_answer_ms": summary([a.t_answer - a.t0 for a in ok]),
         "actions_ok": len(ok),
@@ -635,6 +640,7 @@ def print_table(result: dict, logs: dict[str, list[str]]) -> None:
     if base:
         rows += [("baseline tap → last client", base["tap_to_last_ms"]),
                  ("baseline tap → first client", base["tap_to_first_ms"])]
+    rows += [(f"  tap → last screen: {kind}", s) for kind, s in ours["tap_to_last_ms_by_kind"].items()]
     for label, s in rows:
         print(f"{label:34}{fmt(s['p50']):>8}{fmt(s['p95']):>8}{fmt(s['p99']):>8}{fmt(s['max']):>8}{s['n']:>8}")
     print(f"actions: {ours['actions_ok']} applied ({ours['rate_achieved']:.1f}/s achieved), "

@@ -118,6 +118,10 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
         narration = json.dumps(game["state"].get("narration"))
         keys["tv-narration"] = (kept, (game["id"], game["state"].get("turn"), game["state"].get("phase"), narration))
         keys["tv-host"] = (kept, ("running", host))
+    else:  # the host's lobby controls: the seating, the ruleset and its options
+        seating = json.dumps([(p["id"], p["name"]) for p in table.players])
+        keys["tv-host"] = (kept, ("lobby", host, bool(game), seating, table.ruleset,
+                                  json.dumps(table.options, sort_keys=True)))
 
     def make_context():
         nonlocal context
@@ -169,6 +173,9 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
             if view is not None:
                 context.update(_game_context(table, view))
                 context.update(seat=seat, in_game=True)
+                phone_parts = getattr(presenter(game["ruleset"]), "phone_parts", None)
+                if phone_parts is not None:
+                    context["parts"] = _parts(kept, phone_parts(view))
             elif game and game["status"] == "running":
                 context.update(spectating=True)
         return context

@@ -252,12 +252,14 @@ def tv_parts(view: dict, rows: list[dict]) -> dict[str, list[tuple[str, dict]]]:
     context and keeps it for the room (a template sees nothing but its context, so the
     context is a complete key).
     """
-    phase = view["phase"]
-    return {
-        "track": [("engines/mafie/track.html",
-                   {"v": {"track": view["track"], "slot": view["slot"], "phase": phase}})],
-        "rows": [("engines/mafie/tv_player_row.html", {"r": row, "phase": phase}) for row in rows],
-    }
+    return {**phone_parts(view),
+            "rows": [("engines/mafie/tv_player_row.html", {"r": row, "phase": view["phase"]}) for row in rows]}
+
+
+def phone_parts(view: dict) -> dict[str, list[tuple[str, dict]]]:
+    """The phone board's piece of the same kind: the track, one rendering for the TV and every phone."""
+    return {"track": [("engines/mafie/track.html",
+                       {"v": {"track": view["track"], "slot": view["slot"], "phase": view["phase"]}})]}
 
 
 def board_key(view: dict) -> str:
