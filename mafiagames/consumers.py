@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -31,6 +32,19 @@ class ScreenConsumer(AsyncWebsocketConsumer):
 
     code: str = ""
     registered = False
+    # No channel of its own: pings reach a screen through the hub (fanout.py), never through the
+    # channel layer, so a per-socket channel (a Redis subscription when scaled out) would only
+    # cost.  An alias that names no layer is how Channels is told so.
+    channel_layer_alias = "no layer: pings come through fanout.HUB"
+
+    async def dispatch(self, message):
+        """As Channels does, minus ``aclose_old_connections()`` before every message: that is a
+        hop to Django's sync thread on every tap, and this consumer's database work runs in
+        db.py's own threads, which look after their connections themselves."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()

@@ -107,6 +107,10 @@ def test_tv_on_process_a_and_phones_on_process_b_play_mafie(cluster, browser, ou
 
     # Both processes listen to the room through Redis: one subscription each.
     assert subscribers(cluster.redis_url, code) == 2
+    # And that is all that listens: one relay channel per process, none per socket (7 are open).
+    client = redis.Redis.from_url(cluster.redis_url)
+    assert len(client.pubsub_channels("asgispecific.*")) == 2
+    client.close()
 
     # Host commands on A reach the phones on B: reorder the seats, remove a player.
     tv.locator("#tv-host .seating li", has_text="Erin").locator("button[value=up]").click()
