@@ -84,6 +84,9 @@ class Option:
     help: str = ""
     kind: str = "bool"
     choices: tuple[tuple[str, str], ...] = ()
+    # False while its screens are still being built: the engine and its tests know the option,
+    # hosts are not offered it and cannot set it.
+    offered: bool = True
 
     def parse(self, raw: Any) -> Any:
         """Coerce a submitted value, or raise ValueError with a reason."""

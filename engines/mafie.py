@@ -76,6 +76,7 @@ from itertools import combinations
 from math import comb
 from typing import Any
 
+from engines import mafie_plot as plot
 from engines.base import (
     NOBODY, Action, Event, IllegalAction, MalformedAction, Option, Outcome, Result, State,
 )
@@ -118,6 +119,7 @@ DETECTIVE_MEETING = "detective_meeting"
 TEAM_SELECTION = "team_selection"
 TEAM_VOTE = "team_vote"
 ACTION_PLAY = "action_play"
+PLOT_DEAL = "plot_deal"         # The Plot Thickens: the Kmotr hands out the round's plot cards
 GAME_OVER = "game_over"
 
 OPTIONS = [
@@ -126,6 +128,14 @@ OPTIONS = [
                 "only after two actions succeeded (Czech rulebook, Změna pořadí akcí)."),
     Option("blind_detectives", "Detectives don't know each other", False,
            help="Skip the detective meeting (Czech rulebook, Detektivové se neznají)."),
+    # Issue 4, in progress: the deal and the immediate cards work; the reaction windows and the
+    # screens do not exist yet, so hosts are not offered these.
+    Option("plot_cards", "The Plot Thickens", False, offered=False,
+           help="Plot cards: the Kmotr deals 1–3 each round (Czech rulebook, Smyčka se utahuje)."),
+    Option("plot_distribution", "Plot cards for 5–6 players", plot.CZ, kind="choice", offered=False,
+           choices=((plot.CZ, "7 cards, 1 per round (Czech rulebook)"),
+                    (plot.ULTRA, "10 cards, 2 per round")),
+           help="Which deck and how many cards a round with 5–8 players uses."),
 ]
 
 
@@ -167,6 +177,7 @@ def _initial_state(players: int, options: dict, roles: list[str], kmotr: int) ->
         "vote_history": [],         # every revealed vote, oldest first
         "narration": [],            # public narration of the latest step (rules A.4)
         "outcome": None,            # {"winner", "reason", "winners"} at game over
+        "plot": None,               # The Plot Thickens (mafie_plot.py): cards dealt, held, used
         "secret": {
             "roles": roles,                 # role per seat
             "ballots": [None] * players,    # vote per seat until the reveal (True = approve)
@@ -188,6 +199,13 @@ def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> R
     roles = deal["roles"] if "roles" in deal else _deal_roles(players, seed)
     kmotr = deal["kmotr"] if "kmotr" in deal else rng(seed, "kmotr").randrange(players)
     state = _initial_state(players, options, roles, kmotr)
+    if options["plot_cards"]:
+        public, secret = plot.new(players, options["plot_distribution"], seed)
+        if "plot_deck" in deal:
+            if sorted(deal["plot_deck"]) != sorted(secret["deck"]):
+                raise ValueError("plot_deck must be an order of this game's plot cards")
+            secret = {**secret, "deck": list(deal["plot_deck"])}
+        state["plot"], state["secret"] = public, {**state["secret"], "plot": secret}
     events = [Event("roles_dealt", {"roles": list(roles)}, NOBODY)]
     events += [Event("role", _role_notice(state, seat), [seat]) for seat in range(players)]
     events.append(Event("kmotr_chosen", {"kmotr": kmotr}))
@@ -203,16 +221,19 @@ def _checked_options(options: dict) -> dict:
     keys = {option.key for option in OPTIONS}
     if set(options) != keys:
         raise ValueError(f"Mafie options must be exactly {sorted(keys)}")
-    for key in keys:
-        if not isinstance(options[key], bool):
-            raise ValueError(f"{key}: expected on/off")
+    for option in OPTIONS:
+        value = options[option.key]
+        if option.kind == "bool" and not isinstance(value, bool):
+            raise ValueError(f"{option.key}: expected on/off")
+        if option.kind == "choice" and value not in [choice for choice, _ in option.choices]:
+            raise ValueError(f"{option.key}: unknown choice {value!r}")
     return {key: options[key] for key in sorted(keys)}
 
 
 def _checked_deal(players: int, deal: dict) -> dict:
     """Validate a forced secret setup for tests and replays."""
-    if not isinstance(deal, dict) or set(deal) - {"roles", "kmotr"}:
-        raise ValueError("deal may only force 'roles' and 'kmotr'")
+    if not isinstance(deal, dict) or set(deal) - {"roles", "kmotr", "plot_deck"}:
+        raise ValueError("deal may only force 'roles', 'kmotr' and 'plot_deck'")
     if "roles" in deal:
         roles = deal["roles"]
         mafiosi, detectives = ROLES[players]
@@ -279,7 +300,27 @@ def _begin_round(state: State, events: list[Event]) -> None:
         slot = state["round"]
         _say(state, "round_start", round=slot, team_size=team_size(state["players"], slot),
              two_fails=fails_needed(state["players"], slot) == 2)
-    _begin_proposal(state, events)
+    if state["plot"] is not None:
+        _begin_plot_deal(state, events)
+    else:
+        _begin_proposal(state, events)
+
+
+def _begin_plot_deal(state: State, events: list[Event]) -> None:
+    """PLOT_DEAL (rules §A.3.3): the Kmotr draws the round's cards, shows them and hands them
+    out one at a time; each immediate card is carried out before the next is handed out."""
+    count = plot.draw_count(state["players"], state["options"]["plot_distribution"])
+    public, secret = plot.draw(state["plot"], state["secret"]["plot"], count, events)
+    state["plot"], state["secret"] = public, {**state["secret"], "plot": secret}
+    _next_turn(state, PLOT_DEAL)
+    _say(state, "plot_deal", kmotr=state["kmotr"], drawn=[card["card"] for card in public["drawn"]])
+    _after_plot_move(state, events)
+
+
+def _after_plot_move(state: State, events: list[Event]) -> None:
+    """The deal goes on while cards remain or a card awaits its holder; then the proposal."""
+    if not plot.dealing(state["plot"]):
+        _begin_proposal(state, events)
 
 
 def _begin_proposal(state: State, events: list[Event]) -> None:
@@ -510,6 +551,31 @@ def play_action_card(state: State, seat: int, action: Action) -> Result:
     return Result(new, events)
 
 
+def assign_plot_card(state: State, seat: int, action: Action) -> Result:
+    """The Kmotr hands one drawn plot card to another player (rules §A.3.3, the deal)."""
+    _expect_phase(state, PLOT_DEAL)
+    return _plot_move(state, lambda public, secret, events: plot.assign(
+        public, secret, kmotr=state["kmotr"], seat=seat, card_id=action["card"], to=action["to"],
+        roles=state["secret"]["roles"], events=events))
+
+
+def carry_out_plot_card(state: State, seat: int, action: Action) -> Result:
+    """The holder of an immediate card makes its choice: take, overhear, open up."""
+    _expect_phase(state, PLOT_DEAL)
+    return _plot_move(state, lambda public, secret, events: plot.resolve(
+        public, secret, seat=seat, action=action, roles=state["secret"]["roles"], events=events))
+
+
+def _plot_move(state: State, move) -> Result:
+    events: list[Event] = []
+    public, secret = move(state["plot"], state["secret"]["plot"], events)
+    new = dict(state)
+    new["plot"], new["secret"] = public, {**state["secret"], "plot": secret}
+    new["turn"] += 1   # the deal's screens change with every card
+    _after_plot_move(new, events)
+    return Result(new, events)
+
+
 def _expect_phase(state: State, phase: str) -> None:
     if state["phase"] != phase:
         raise IllegalAction("wrong_phase", "That is not possible right now")
@@ -550,11 +616,23 @@ def _parse_play_action_card(action: Action) -> None:
         raise MalformedAction("bad_card", "Play either success or fail")
 
 
+def _parse_assign_plot_card(action: Action) -> None:
+    if not _is_int(action.get("card")) or not _is_int(action.get("to")):
+        raise MalformedAction("bad_plot_deal", "Hand out a drawn card (its number) to a seat")
+
+
+def _parse_plot_choice(action: Action) -> None:
+    if not _is_int(action.get("target")) or ("card" in action and not _is_int(action["card"])):
+        raise MalformedAction("bad_target", "Pick a player at this table")
+
+
 _ACTIONS = {
     "ready": (_parse_ready, ready),
     "propose_team": (_parse_propose_team, propose_team),
     "vote": (_parse_vote, vote),
     "play_action_card": (_parse_play_action_card, play_action_card),
+    "assign_plot_card": (_parse_assign_plot_card, assign_plot_card),
+    **{verb: (_parse_plot_choice, carry_out_plot_card) for verb in plot.VERBS.values()},
 }
 
 
@@ -591,6 +669,8 @@ def waiting_for(state: State) -> list[int]:
     if phase == ACTION_PLAY:
         cards = state["secret"]["cards"]
         return [seat for seat in state["team"] if cards[seat] is None]
+    if phase == PLOT_DEAL:
+        return plot.waiting(state["plot"], state["kmotr"])
     return []
 
 
@@ -598,6 +678,9 @@ def _action_types(state: State, seat: int | None) -> list[str]:
     """The kinds of action ``seat`` may take now (the same for every role: rules A-Q13)."""
     if seat is None or seat not in waiting_for(state):
         return []
+    if state["phase"] == PLOT_DEAL:
+        pending = state["plot"]["pending"]
+        return [plot.VERBS[pending["card"]] if pending else "assign_plot_card"]
     return [{DETECTIVE_MEETING: "ready", TEAM_SELECTION: "propose_team", TEAM_VOTE: "vote",
              ACTION_PLAY: "play_action_card"}[state["phase"]]]
 
@@ -608,6 +691,8 @@ def legal_actions(state: State, seat: int | None) -> list[Action]:
     if not types:
         return []
     kind = types[0]
+    if state["phase"] == PLOT_DEAL:
+        return plot.legal(state["plot"], kmotr=state["kmotr"], seat=seat, players=state["players"])
     if kind == "ready":
         return [{"type": "ready"}]
     if kind == "vote":
@@ -698,6 +783,10 @@ def view(state: State, seat: int | None) -> dict:
         "options": dict(state["options"]),
         "roles": list(secret["roles"]) if phase == GAME_OVER else None,
         "outcome": outcome(state).to_json() if phase == GAME_OVER else None,
+        "plot": plot.public_view(state["plot"]) if state["plot"] is not None else None,
+        # At the end the reveal lists what every plot card showed, and to whom.
+        "plot_learnt": ([plot.learnt(secret["plot"], viewer) for viewer in range(players)]
+                        if phase == GAME_OVER and state["plot"] is not None else None),
         "me": _me(state, seat) if seat is not None else None,
     }
 
@@ -729,6 +818,7 @@ def _me(state: State, seat: int) -> dict:
         "played": secret["cards"][seat] is not None,
         "on_team": seat in state["team"],
         "is_kmotr": seat == state["kmotr"],
+        "plot_learnt": plot.learnt(secret["plot"], seat) if state["plot"] is not None else [],
     }
 
 

@@ -1,11 +1,12 @@
 """Mafie expansion "Smyčka se utahuje" (The Plot Thickens): the plot cards, the deck, the
 Kmotr's deal and the immediate (★) cards — rules/mafie.md §A.3.3.
 
-WORK IN PROGRESS (issue 4): this module is complete for what it covers and tested on its own
-(tests/engines/test_mafie_plot.py), but not yet wired into ``engines.mafie``: the reaction
-windows (Strong Leader, No Confidence, In the Spotlight, Keeping a Close Eye on You), Opinion
-Maker's open vote and the screens come next.  It works on a small sub-state that
-``engines.mafie`` will keep under ``state["plot"]`` (public) and ``state["secret"]["plot"]``:
+WORK IN PROGRESS (issue 4): the deal and the immediate cards are wired into ``engines.mafie``
+(phase ``plot_deal`` at the start of every round, option ``plot_cards``, not yet offered to
+hosts); the reaction windows (Strong Leader, No Confidence, In the Spotlight, Keeping a Close
+Eye on You), Opinion Maker's open vote and the screens come next.  It works on a small
+sub-state that ``engines.mafie`` keeps under ``state["plot"]`` (public) and
+``state["secret"]["plot"]``:
 
     plot   = {"held":   [{"id", "card", "holder"}],   # every card in front of a player: public
               "drawn":  [{"id", "card"}],             # drawn this round, not yet handed out
@@ -92,7 +93,7 @@ def draw(plot: dict, secret: dict, count: int, events: list[Event]) -> tuple[dic
     """Draw ``count`` cards face up (fewer if the deck runs out; it does not with 5 rounds)."""
     taken, rest = secret["deck"][:count], secret["deck"][count:]
     drawn = [{"id": plot["next_id"] + i, "card": card} for i, card in enumerate(taken)]
-    events.append(Event("plot_drawn", {"cards": [dict(c) for c in drawn]}))
+    events.append(Event("plot_drawn", {"drawn": [dict(c) for c in drawn]}))
     return ({**plot, "drawn": plot["drawn"] + drawn, "next_id": plot["next_id"] + len(drawn)},
             {**secret, "deck": rest})
 

@@ -59,6 +59,8 @@ def _option_rows(slug: str, chosen: dict) -> list[dict]:
     rows = []
     for option in ruleset.options():
         option: Option
+        if not option.offered:
+            continue
         label, help_text = labels.get(option.key, (option.label, option.help))
         rows.append({"key": option.key, "label": label, "help": help_text, "kind": option.kind,
                      "value": chosen.get(option.key, option.default), "choices": option.choices})

@@ -144,6 +144,9 @@ def configure(room: Room, slug: str, raw_options: dict) -> None:
     except KeyError:
         raise ServiceError("unknown_ruleset", _("Unknown ruleset.")) from None
     try:
+        hidden = sorted(o.key for o in ruleset.options() if not o.offered and o.key in raw_options)
+        if hidden:
+            raise ValueError(f"unknown option {hidden[0]}")
         options = resolve_options(ruleset, raw_options)
     except ValueError as exc:
         raise ServiceError("bad_option", _("Invalid option: %(detail)s") % {"detail": exc}) from None

@@ -128,7 +128,7 @@ def _options_from_form(slug: str, post) -> dict:
     options = {key[4:]: value for key, value in post.items() if key.startswith("opt-")}
     if slug in {ruleset.slug for ruleset in registry.all()}:
         for option in registry.get(slug).options():
-            if option.kind == "bool":
+            if option.kind == "bool" and option.offered:
                 options.setdefault(option.key, False)
     return options
 

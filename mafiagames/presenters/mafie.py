@@ -218,6 +218,18 @@ ERRORS = {
     "bad_vote": gettext_lazy("Choose approve or reject."),
     "bad_card": gettext_lazy("Choose Success or Fail."),
     "bad_seat": gettext_lazy("You are not playing in this game."),
+    # The Plot Thickens (engines/mafie_plot.py)
+    "bad_plot_deal": gettext_lazy("Hand one of the drawn plot cards to a player."),
+    "bad_target": gettext_lazy("Pick a player at this table."),
+    "not_kmotr_plot": gettext_lazy("Only the Godfather hands out plot cards."),
+    "plot_pending": gettext_lazy("Wait until the last plot card has been carried out."),
+    "unknown_plot_card": gettext_lazy("That plot card is not among the drawn ones."),
+    "plot_to_self": gettext_lazy("The Godfather never keeps a plot card himself."),
+    "not_your_plot_card": gettext_lazy("You have no plot card to carry out now."),
+    "wrong_plot_action": gettext_lazy("Carry out the plot card you were given."),
+    "not_a_neighbour": gettext_lazy("You can only overhear a neighbour."),
+    "open_up_self": gettext_lazy("Show your card to someone else."),
+    "nothing_to_take": gettext_lazy("That player does not hold that plot card."),
 }
 
 

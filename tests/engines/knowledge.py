@@ -40,7 +40,8 @@ def mafie_known_roles(state: State, viewer: int | None) -> set[int]:
     """Seats whose role ``viewer`` knows.
 
     Everybody knows their own role; a detective who had the meeting knows every detective and so
-    every role; at game over all roles are public (rules A-Q14); the TV knows none before that.
+    every role; a plot card may have shown the viewer someone's role (rules §A.3.3); at game over
+    all roles are public (rules A-Q14); the TV knows none before that.
     """
     players = range(state["players"])
     if state["phase"] == "game_over":
@@ -50,7 +51,13 @@ def mafie_known_roles(state: State, viewer: int | None) -> set[int]:
     roles = state["secret"]["roles"]
     if roles[viewer] == "detective" and not state["options"]["blind_detectives"]:
         return set(players)
-    return {viewer}
+    return {viewer} | {fact["about"] for fact in mafie_plot_facts(state, viewer)}
+
+
+def mafie_plot_facts(state: State, seat: int) -> list[dict]:
+    """What plot cards showed ``seat`` (The Plot Thickens)."""
+    secret = state["secret"].get("plot")
+    return list(secret["results"][seat]) if secret else []
 
 
 def mafie_variants(state: State, viewer: int | None, rng: random.Random) -> list[State]:
@@ -74,8 +81,15 @@ def mafie_variants(state: State, viewer: int | None, rng: random.Random) -> list
         cards = [None if card is None
                  else "success" if roles[seat] == "mafioso" else rng.choice(["success", "fail"])
                  for seat, card in enumerate(secret["cards"])]
-        variants.append({**state, "secret": {**secret, "roles": roles, "ballots": ballots,
-                                             "cards": cards}})
+        varied = {**secret, "roles": roles, "ballots": ballots, "cards": cards}
+        if secret.get("plot"):
+            # The deck's order (the future draws) and what others learnt, told with the varied roles.
+            deck = list(secret["plot"]["deck"])
+            rng.shuffle(deck)
+            results = [[{**fact, "role": roles[fact["about"]]} for fact in facts]
+                       for facts in secret["plot"]["results"]]
+            varied["plot"] = {**secret["plot"], "deck": deck, "results": results}
+        variants.append({**state, "secret": varied})
     return variants
 
 
@@ -88,6 +102,11 @@ def mafie_event_problem(event: Event, state: State) -> str | None:
             return f"secret event {event.kind} is public"
         if "roles" in event.data and event.kind != "game_over":
             return f"public event {event.kind} names roles before the game is over"
+        return None
+    if event.kind == "plot_learnt" and len(event.audience) == 1:
+        [owner] = event.audience
+        if event.data not in mafie_plot_facts(state, owner) or event.data["role"] != roles[event.data["about"]]:
+            return f"seat {owner} is told {event.data}, which no plot card showed it"
         return None
     if event.kind != "role" or len(event.audience) != 1:
         return f"private event {event.kind} to {event.audience}"

@@ -21,10 +21,11 @@ class Table:
     """One game with a forced deal; every action goes through ``act`` and is logged."""
 
     def __init__(self, players: int, detectives: set[int], kmotr: int, seed: int = 1,
-                 **options: bool):
-        self.state, events = RULESET.setup(
-            players, resolve_options(RULESET, options), seed,
-            deal={"roles": roles(players, detectives), "kmotr": kmotr})
+                 plot_deck: list[str] | None = None, **options):
+        deal = {"roles": roles(players, detectives), "kmotr": kmotr}
+        if plot_deck is not None:
+            deal["plot_deck"] = plot_deck
+        self.state, events = RULESET.setup(players, resolve_options(RULESET, options), seed, deal=deal)
         self.events: list[Event] = list(events)
         self.last: list[Event] = list(events)
 

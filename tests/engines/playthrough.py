@@ -63,10 +63,15 @@ def dump(state: State) -> str:
     return json.dumps(state, sort_keys=True)
 
 
-def option_combinations(ruleset: Ruleset) -> list[dict]:
-    """Every combination of the ruleset's options (bools on/off, every choice)."""
+def option_combinations(ruleset: Ruleset, offered_only: bool = False) -> list[dict]:
+    """Every combination of the ruleset's options (bools on/off, every choice).
+
+    ``offered_only``: only those hosts can choose (the others at their defaults), for the tests
+    of screens, which are built only for those.
+    """
     options = ruleset.options()
-    values = [[False, True] if option.kind == "bool" else [value for value, _ in option.choices]
+    values = [([False, True] if option.kind == "bool" else [value for value, _ in option.choices])
+              if option.offered or not offered_only else [option.default]
               for option in options]
     return [dict(zip([option.key for option in options], combo))
             for combo in itertools.product(*values)]

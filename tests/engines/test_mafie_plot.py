@@ -1,7 +1,7 @@
 """The Plot Thickens (rules/mafie.md §A.3.3): deck, draw, the Kmotr's deal, the ★ cards.
 
-The module is not wired into the Mafie ruleset yet (issue 4 in progress); these tests drive
-its functions directly.
+The first tests drive the module's functions directly; the last ones play it inside Mafie
+(issue 4 in progress: the deal and the immediate cards are wired, the windows are not yet).
 """
 
 from __future__ import annotations
@@ -191,3 +191,60 @@ def test_every_legal_deal_move_is_accepted_until_the_deal_is_over(seed):
     assert plot.IMMEDIATE not in kinds  # ★ cards are carried out and discarded
     learnt = [fact for seat in range(players) for fact in plot.learnt(secret, seat)]
     assert all(fact["role"] == roles[fact["about"]] for fact in learnt)
+
+
+# --------------------------------------------------------------------------------------------
+# Inside a game of Mafie
+# --------------------------------------------------------------------------------------------
+
+def test_in_mafie_each_round_opens_with_the_kmotrs_deal_then_the_crew():
+    from tests.engines.mafie_helpers import Table
+
+    deck = ["overheard_conversation", "establish_confidence", *[c for c in plot.deck(7)
+            if c not in ("overheard_conversation", "establish_confidence")][:12], "overheard_conversation"]
+    g = Table(7, detectives={1, 4, 6}, kmotr=2, plot_deck=deck, plot_cards=True)
+    g.ready_all()
+    assert g.phase == "plot_deal" and g.view()["plot"]["drawn"] == [
+        {"id": 1, "card": "overheard_conversation"}, {"id": 2, "card": "establish_confidence"}]
+    assert mafie_waiting(g) == [2]
+    g.refuse(2, {"type": "assign_plot_card", "card": 1, "to": 2}, "plot_to_self")
+    g.refuse(3, {"type": "assign_plot_card", "card": 1, "to": 4}, "not_kmotr_plot")
+    g.refuse(2, {"type": "assign_plot_card", "card": "one", "to": 4}, "bad_plot_deal")
+    g.act(2, {"type": "assign_plot_card", "card": 2, "to": 5})       # ★: seat 5 sees the Kmotr's role
+    assert g.view(5)["me"]["plot_learnt"] == [
+        {"id": 2, "card": "establish_confidence", "about": 2, "role": "mafioso"}]
+    assert all(g.view(seat)["me"]["plot_learnt"] == [] for seat in range(7) if seat != 5)
+    g.act(2, {"type": "assign_plot_card", "card": 1, "to": 0})       # ★: seat 0 must overhear now
+    assert g.phase == "plot_deal" and mafie_waiting(g) == [0]
+    assert g.view(0)["me"]["actions"] == ["overhear"]
+    g.refuse(0, {"type": "overhear", "target": 3}, "not_a_neighbour")
+    g.act(0, {"type": "overhear", "target": 6})
+    assert g.view(0)["me"]["plot_learnt"][0]["role"] == "detective"
+    assert g.phase == "team_selection" and g.kmotr == 2
+    tv = g.view()
+    assert tv["plot"]["held"] == [] and [e["use"] for e in tv["plot"]["log"]] == ["dealt", "used", "dealt", "used"]
+    assert tv["plot_learnt"] is None  # only at the end
+
+
+def mafie_waiting(g):
+    from engines import mafie
+
+    return mafie.waiting_for(g.state)
+
+
+def test_at_game_over_the_reveal_includes_what_every_plot_card_showed():
+    from tests.engines.mafie_helpers import Table
+
+    deck = ["establish_confidence", *[c for c in plot.deck(7) if c != "establish_confidence"]]
+    g = Table(7, detectives={0, 1, 2}, kmotr=0, plot_deck=deck, plot_cards=True)
+    g.ready_all()
+    for _ in range(3):  # the mafia wins three jobs; each round opens with two cards to deal
+        while g.phase == "plot_deal":
+            (seat,) = mafie_waiting(g)
+            g.act(seat, plot.legal(g.state["plot"], kmotr=g.kmotr, seat=seat, players=7)[0])
+        g.job([3, 4, 5, 6][:g.view()["team_size"]])
+    assert g.phase == "game_over"
+    end = g.view()
+    learnt = [plot.learnt(g.state["secret"]["plot"], seat) for seat in range(7)]
+    assert end["plot_learnt"] == learnt and learnt[1][0]["card"] == "establish_confidence"
+    assert len(end["plot"]["log"]) >= 6  # two cards dealt a round, each logged

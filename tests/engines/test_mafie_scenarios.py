@@ -305,13 +305,17 @@ def test_A_1_forced_deal_keys_are_optional():
     assert state["kmotr"] == rng(9, "kmotr").randrange(5)
 
 
-def test_options_are_targeting_and_blind_detectives():
+def test_options_are_targeting_and_blind_detectives_and_the_expansion_not_yet_offered():
     options = RULESET.options()
-    assert [(o.key, o.label, o.default) for o in options] == [
-        ("targeting", "Change the order of actions", False),
-        ("blind_detectives", "Detectives don't know each other", False)]
+    assert [(o.key, o.label, o.default, o.offered) for o in options] == [
+        ("targeting", "Change the order of actions", False, True),
+        ("blind_detectives", "Detectives don't know each other", False, True),
+        ("plot_cards", "The Plot Thickens", False, False),   # issue 4: screens not built yet
+        ("plot_distribution", "Plot cards for 5–6 players", "cz", False)]
     with pytest.raises(ValueError):
         RULESET.setup(5, {"targeting": False}, 1)
+    with pytest.raises(ValueError):
+        RULESET.setup(5, {**resolve_options(RULESET, {}), "plot_distribution": "ten"}, 1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -388,15 +392,16 @@ def test_A_4_views_show_public_board_and_own_secrets_only():
         "ruleset", "phase", "turn", "players", "round", "kmotr", "track", "slot", "team_size",
         "fails_needed", "open_slots", "team", "rejections", "approvals_needed", "ready",
         "votes_cast", "cards_played", "last_vote", "last_action", "vote_history", "narration",
-        "options", "roles", "outcome", "me"]
+        "options", "roles", "outcome", "plot", "plot_learnt", "me"]
     assert tv["me"] is None and tv["roles"] is None and tv["outcome"] is None
+    assert tv["plot"] is None and tv["plot_learnt"] is None  # no expansion in this game
     assert tv["team"] == [0, 3] and tv["votes_cast"] == [3] and tv["phase"] == "team_vote"
     assert p3["me"] == {"seat": 3, "role": "detective", "partners": [4], "actions": [],
                         "ready": True, "voted": True, "played": False, "on_team": True,
-                        "is_kmotr": False}
+                        "is_kmotr": False, "plot_learnt": []}
     assert p0["me"] == {"seat": 0, "role": "mafioso", "partners": None, "actions": ["vote"],
                         "ready": True, "voted": False, "played": False, "on_team": True,
-                        "is_kmotr": True}
+                        "is_kmotr": True, "plot_learnt": []}
     assert {key: value for key, value in p3.items() if key != "me"} == {
         key: value for key, value in tv.items() if key != "me"}
     assert tv["track"][3] == {"slot": 4, "team_size": 3, "fails_needed": 1, "result": None,

@@ -100,7 +100,7 @@ def test_every_engine_narration_code_has_words():
 
     ruleset = registry.get("mafie")
     seen = set()
-    for index, options in enumerate(option_combinations(ruleset)):
+    for index, options in enumerate(option_combinations(ruleset, offered_only=True)):
         for players in (5, 7, 10):
             play = random_playthrough(ruleset, players, options, index)
             for state in play.states:
@@ -117,10 +117,10 @@ def test_every_refusal_the_engine_can_raise_has_translated_words():
     """Engines speak English codes; each code a player can meet is worded by the presenter."""
     import re as regex
 
-    from engines import mafie
+    from engines import mafie, mafie_plot
     from mafiagames.presenters import mafie as words
 
-    source = Path(mafie.__file__).read_text()
+    source = Path(mafie.__file__).read_text() + Path(mafie_plot.__file__).read_text()
     codes = set(regex.findall(r'(?:IllegalAction|MalformedAction)\("([a-z_]+)"', source))
     assert len(codes) > 15
     assert codes <= set(words.ERRORS), f"add words for {sorted(codes - set(words.ERRORS))}"

@@ -39,7 +39,7 @@ def screens(ruleset, state, players, language):
 
 def sample_games(ruleset):
     rng = random.Random(f"rendered:{ruleset.slug}")
-    combos = option_combinations(ruleset)
+    combos = option_combinations(ruleset, offered_only=True)
     counts = [ruleset.min_players, (ruleset.min_players + ruleset.max_players) // 2, ruleset.max_players]
     return [random_playthrough(ruleset, players, rng.choice(combos), seed) for seed, players in enumerate(counts)]
 
