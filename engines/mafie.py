@@ -120,6 +120,7 @@ TEAM_SELECTION = "team_selection"
 TEAM_VOTE = "team_vote"
 ACTION_PLAY = "action_play"
 PLOT_DEAL = "plot_deal"         # The Plot Thickens: the Kmotr hands out the round's plot cards
+PLOT_WINDOW = "plot_window"     # The Plot Thickens: holders of a card are asked, one by one
 GAME_OVER = "game_over"
 
 OPTIONS = [
@@ -178,6 +179,9 @@ def _initial_state(players: int, options: dict, roles: list[str], kmotr: int) ->
         "narration": [],            # public narration of the latest step (rules A.4)
         "outcome": None,            # {"winner", "reason", "winners"} at game over
         "plot": None,               # The Plot Thickens (mafie_plot.py): cards dealt, held, used
+        "window": None,             # a reaction window: {"kind", "queue", "then"}
+        "spotlight": None,          # the crew member whose card In the Spotlight shows
+        "inspected": [],            # crew members whose card a Close Eye has seen this action
         "secret": {
             "roles": roles,                 # role per seat
             "ballots": [None] * players,    # vote per seat until the reveal (True = approve)
@@ -300,10 +304,10 @@ def _begin_round(state: State, events: list[Event]) -> None:
         slot = state["round"]
         _say(state, "round_start", round=slot, team_size=team_size(state["players"], slot),
              two_fails=fails_needed(state["players"], slot) == 2)
-    if state["plot"] is not None:
-        _begin_plot_deal(state, events)
-    else:
+    if state["plot"] is None:
         _begin_proposal(state, events)
+    elif not _open_window(state, events, "pre_proposal", "deal"):
+        _begin_plot_deal(state, events)    # Strong Leader first: the new Kmotr would deal
 
 
 def _begin_plot_deal(state: State, events: list[Event]) -> None:
@@ -371,9 +375,14 @@ def _reveal_votes(state: State, events: list[Event]) -> None:
 
 
 def _after_approval(state: State, events: list[Event]) -> None:
-    """[Expansion: POST_APPROVAL window (No Confidence, In the Spotlight) goes here.]"""
+    """An approved crew; with plot cards, No Confidence and then In the Spotlight may react."""
     vote = state["last_vote"]
     _say(state, "approved", approve=vote["approve"], reject=vote["reject"])
+    if state["plot"] is None or not _open_window(state, events, "no_confidence", "spotlight"):
+        _continue(state, events, "spotlight")
+
+
+def _proceed_to_action(state: State, events: list[Event]) -> None:
     # The counter resets only when an approved crew proceeds to the action (rules A.2).
     state["rejections"] = 0
     _begin_action_play(state, events)
@@ -392,7 +401,8 @@ def _after_rejection(state: State, events: list[Event]) -> None:
     _pass_kmotr(state, events, left(state, state["kmotr"]))
     _say(state, "rejected", approve=vote["approve"], reject=vote["reject"],
          count=state["rejections"], kmotr=state["kmotr"])
-    _begin_proposal(state, events)
+    if state["plot"] is None or not _open_window(state, events, "pre_proposal", "proposal"):
+        _begin_proposal(state, events)
 
 
 def _pass_kmotr(state: State, events: list[Event], seat: int) -> None:
@@ -408,8 +418,37 @@ def _begin_action_play(state: State, events: list[Event]) -> None:
 
 
 def _after_cards_submitted(state: State, events: list[Event]) -> None:
-    """[Expansion: CLOSE_EYE window (Keeping a Close Eye on You) goes here.]"""
-    _reveal_action(state, events)
+    """All cards are in; with plot cards, Keeping a Close Eye on You may look first."""
+    if state["plot"] is None or not _open_window(state, events, "close_eye", "reveal"):
+        _reveal_action(state, events)
+
+
+def _open_window(state: State, events: list[Event], kind: str, then: str) -> bool:
+    """Ask the holders of ``kind``'s card, one by one from the Kmotr clockwise (rules §A.3.3,
+    "Reaction windows"); False if nobody holds one (holdings are public: nothing to hide)."""
+    queue = plot.poll(state["plot"], kind, state["kmotr"], state["players"])
+    if not queue:
+        return False
+    state["window"] = {"kind": kind, "queue": queue, "then": then}
+    _next_turn(state, PLOT_WINDOW)
+    _say(state, "plot_window", kind=kind, card=plot.WINDOWS[kind])
+    return True
+
+
+def _continue(state: State, events: list[Event], then: str) -> None:
+    """Where the game goes once a window has closed."""
+    state["window"] = None
+    if then == "deal":
+        _begin_plot_deal(state, events)
+    elif then == "proposal":
+        _begin_proposal(state, events)
+    elif then == "spotlight":
+        if state["plot"] is None or not _open_window(state, events, "spotlight", "action"):
+            _proceed_to_action(state, events)
+    elif then == "action":
+        _proceed_to_action(state, events)
+    else:
+        _reveal_action(state, events)
 
 
 def _reveal_action(state: State, events: list[Event]) -> None:
@@ -418,6 +457,7 @@ def _reveal_action(state: State, events: list[Event]) -> None:
     cards = state["secret"]["cards"]
     played = [cards[seat] for seat in state["team"]]
     fails = played.count(FAIL)
+    spotlight = state.get("spotlight")
     # One fail foils an action, two on the 4th with 7+ players (Czech rulebook, Průběh akce).
     result = FAIL if fails >= fails_needed(players, slot) else SUCCESS
     track = list(state["track"])
@@ -425,6 +465,9 @@ def _reveal_action(state: State, events: list[Event]) -> None:
     state["track"] = track
     state["last_action"] = {"slot": slot, "successes": len(played) - fails, "fails": fails,
                             "result": result}
+    if spotlight is not None:   # In the Spotlight: that one card is shown with its player's name
+        state["last_action"]["spotlight"] = {"seat": spotlight, "card": cards[spotlight]}
+    state["spotlight"], state["inspected"] = None, []
     state["secret"] = {**state["secret"], "cards": [None] * players}
     events.append(Event("action_cards", {"slot": slot, "team": list(state["team"]),
                                          "cards": played}, NOBODY))
@@ -566,6 +609,74 @@ def carry_out_plot_card(state: State, seat: int, action: Action) -> Result:
         public, secret, seat=seat, action=action, roles=state["secret"]["roles"], events=events))
 
 
+def play_plot_card(state: State, seat: int, action: Action) -> Result:
+    """The asked holder plays the window's card (rules §A.3.3, cards 1–4)."""
+    window = _asked(state, seat)
+    held = plot.holding(state["plot"], seat, plot.WINDOWS[window["kind"]])
+    if held is None or held["id"] != action["card"]:
+        raise IllegalAction("not_your_plot_card", "You have no plot card to play now")
+    target = action.get("target")
+    new = dict(state)
+    events: list[Event] = []
+    if held["card"] in plot.TARGETED:
+        if target not in state["team"]:
+            raise IllegalAction("not_on_crew", "Pick a member of the crew")
+        if held["card"] == "keeping_close_eye":
+            if target == seat:
+                raise IllegalAction("close_eye_self", "Watch someone else")
+            if target in state["inspected"]:
+                raise IllegalAction("already_watched", "Someone already watches that card")
+            new["inspected"] = state["inspected"] + [target]
+            new["secret"] = {**state["secret"], "plot": plot.learn_card(
+                state["secret"]["plot"], seat, held, target, state["secret"]["cards"][target], events)}
+        else:
+            new["spotlight"] = target
+    elif target is not None:
+        raise MalformedAction("bad_target", "This card takes no target")
+    new["plot"] = plot.spend(state["plot"], held, target if held["card"] in plot.TARGETED else None, events)
+    new["turn"] += 1
+    if held["card"] == "strong_leader":
+        # Card 1: the holder becomes the Kmotr; one per vote, so the window closes.
+        _pass_kmotr(new, events, seat)
+        _say(new, "strong_leader", kmotr=seat)
+        _continue(new, events, window["then"])
+    elif held["card"] == "no_confidence":
+        # Card 2: the approved crew is cancelled and this counts as a rejected vote.
+        new["window"] = None
+        _say(new, "no_confidence", seat=seat)
+        _after_rejection(new, events)
+    else:
+        _next_asked(new, events)
+    return Result(new, events)
+
+
+def pass_plot(state: State, seat: int, action: Action) -> Result:
+    """The asked holder lets the moment go; a pass is final for this window."""
+    _asked(state, seat)
+    new = dict(state)
+    new["turn"] += 1
+    events: list[Event] = [Event("plot_passed", {"seat": seat, "window": state["window"]["kind"]})]
+    _next_asked(new, events)
+    return Result(new, events)
+
+
+def _asked(state: State, seat: int) -> dict:
+    _expect_phase(state, PLOT_WINDOW)
+    window = state["window"]
+    if window["queue"][0] != seat:
+        raise IllegalAction("not_your_plot_card", "You have no plot card to play now")
+    return window
+
+
+def _next_asked(state: State, events: list[Event]) -> None:
+    window = state["window"]
+    queue = window["queue"][1:]
+    if queue:
+        state["window"] = {**window, "queue": queue}
+    else:
+        _continue(state, events, window["then"])
+
+
 def _plot_move(state: State, move) -> Result:
     events: list[Event] = []
     public, secret = move(state["plot"], state["secret"]["plot"], events)
@@ -621,6 +732,11 @@ def _parse_assign_plot_card(action: Action) -> None:
         raise MalformedAction("bad_plot_deal", "Hand out a drawn card (its number) to a seat")
 
 
+def _parse_play_plot_card(action: Action) -> None:
+    if not _is_int(action.get("card")) or not (action.get("target") is None or _is_int(action["target"])):
+        raise MalformedAction("bad_plot_play", "Play a plot card you hold (and name a crew member)")
+
+
 def _parse_plot_choice(action: Action) -> None:
     if not _is_int(action.get("target")) or ("card" in action and not _is_int(action["card"])):
         raise MalformedAction("bad_target", "Pick a player at this table")
@@ -632,6 +748,8 @@ _ACTIONS = {
     "vote": (_parse_vote, vote),
     "play_action_card": (_parse_play_action_card, play_action_card),
     "assign_plot_card": (_parse_assign_plot_card, assign_plot_card),
+    "play_plot_card": (_parse_play_plot_card, play_plot_card),
+    "pass_plot": (_parse_ready, pass_plot),
     **{verb: (_parse_plot_choice, carry_out_plot_card) for verb in plot.VERBS.values()},
 }
 
@@ -671,6 +789,8 @@ def waiting_for(state: State) -> list[int]:
         return [seat for seat in state["team"] if cards[seat] is None]
     if phase == PLOT_DEAL:
         return plot.waiting(state["plot"], state["kmotr"])
+    if phase == PLOT_WINDOW:
+        return state["window"]["queue"][:1]
     return []
 
 
@@ -681,6 +801,8 @@ def _action_types(state: State, seat: int | None) -> list[str]:
     if state["phase"] == PLOT_DEAL:
         pending = state["plot"]["pending"]
         return [plot.VERBS[pending["card"]] if pending else "assign_plot_card"]
+    if state["phase"] == PLOT_WINDOW:
+        return ["play_plot_card", "pass_plot"]
     return [{DETECTIVE_MEETING: "ready", TEAM_SELECTION: "propose_team", TEAM_VOTE: "vote",
              ACTION_PLAY: "play_action_card"}[state["phase"]]]
 
@@ -693,6 +815,8 @@ def legal_actions(state: State, seat: int | None) -> list[Action]:
     kind = types[0]
     if state["phase"] == PLOT_DEAL:
         return plot.legal(state["plot"], kmotr=state["kmotr"], seat=seat, players=state["players"])
+    if state["phase"] == PLOT_WINDOW:
+        return _window_moves(state, seat)
     if kind == "ready":
         return [{"type": "ready"}]
     if kind == "vote":
@@ -704,6 +828,17 @@ def legal_actions(state: State, seat: int | None) -> list[Action]:
     return [{"type": "propose_team", "team": list(team), "slot": slot}
             for slot in _open_slots(state) or [state["round"]]
             for team in _crews(state["players"], team_size(state["players"], slot))]
+
+
+def _window_moves(state: State, seat: int) -> list[Action]:
+    held = plot.holding(state["plot"], seat, plot.WINDOWS[state["window"]["kind"]])
+    plays = [{"type": "play_plot_card", "card": held["id"]}]
+    if held["card"] == "in_the_spotlight":
+        plays = [{**plays[0], "target": member} for member in state["team"]]
+    elif held["card"] == "keeping_close_eye":
+        plays = [{**plays[0], "target": member} for member in state["team"]
+                 if member != seat and member not in state["inspected"]]
+    return [*plays, {"type": "pass_plot"}]
 
 
 def _open_slots(state: State) -> list[int]:
@@ -784,6 +919,10 @@ def view(state: State, seat: int | None) -> dict:
         "roles": list(secret["roles"]) if phase == GAME_OVER else None,
         "outcome": outcome(state).to_json() if phase == GAME_OVER else None,
         "plot": plot.public_view(state["plot"]) if state["plot"] is not None else None,
+        "window": ({"kind": state["window"]["kind"], "asked": state["window"]["queue"][0]}
+                   if state["window"] else None),
+        "spotlight": state["spotlight"],
+        "inspected": list(state["inspected"]),
         # At the end the reveal lists what every plot card showed, and to whom.
         "plot_learnt": ([plot.learnt(secret["plot"], viewer) for viewer in range(players)]
                         if phase == GAME_OVER and state["plot"] is not None else None),

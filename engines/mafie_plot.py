@@ -238,3 +238,47 @@ def public_view(plot: dict) -> dict:
 def learnt(secret: dict, seat: int) -> list[dict]:
     """What ``seat`` learnt from plot cards (its phone only; everyone's at game over)."""
     return [dict(fact) for fact in secret["results"][seat]]
+
+
+# --------------------------------------------------------------------------------------------
+# Reaction windows: the kept (▲) cards, each in its moment (rules §A.3.3, "Reaction windows")
+# --------------------------------------------------------------------------------------------
+
+# window kind → the card it polls for
+WINDOWS = {
+    "pre_proposal": "strong_leader",        # before a crew is picked: become the Kmotr
+    "no_confidence": "no_confidence",       # right after an approval: cancel it
+    "spotlight": "in_the_spotlight",        # before cards are chosen: one card played face up
+    "close_eye": "keeping_close_eye",       # after the cards are in: look at one
+}
+TARGETED = {"in_the_spotlight", "keeping_close_eye"}
+
+
+def poll(plot: dict, kind: str, kmotr: int, players: int) -> list[int]:
+    """Seats asked in this window, once each, from the Kmotr clockwise: those holding the
+    window's card (a Strong Leader is no use to the Kmotr himself)."""
+    card = WINDOWS[kind]
+    holders = {held["holder"] for held in plot["held"] if held["card"] == card}
+    if kind == "pre_proposal":
+        holders.discard(kmotr)
+    return [seat for seat in ((kmotr + step) % players for step in range(players)) if seat in holders]
+
+
+def holding(plot: dict, seat: int, card: str) -> dict | None:
+    return next((held for held in plot["held"] if held["holder"] == seat and held["card"] == card), None)
+
+
+def spend(plot: dict, held: dict, target: int | None, events: list[Event]) -> dict:
+    """A kept card used: public record, then discarded."""
+    entry = {"id": held["id"], "card": held["card"], "seat": held["holder"], "use": "used", "target": target}
+    events.append(Event("plot_used", dict(entry)))
+    return {**plot, "held": [h for h in plot["held"] if h["id"] != held["id"]], "log": plot["log"] + [entry]}
+
+
+def learn_card(secret: dict, seat: int, held: dict, about: int, card: str, events: list[Event]) -> dict:
+    """Keeping a Close Eye on You: ``seat`` privately sees the action card ``about`` played."""
+    fact = {"id": held["id"], "card": held["card"], "about": about, "action_card": card}
+    events.append(Event("plot_learnt", dict(fact), [seat]))
+    results = list(secret["results"])
+    results[seat] = results[seat] + [fact]
+    return {**secret, "results": results}

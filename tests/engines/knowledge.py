@@ -86,7 +86,7 @@ def mafie_variants(state: State, viewer: int | None, rng: random.Random) -> list
             # The deck's order (the future draws) and what others learnt, told with the varied roles.
             deck = list(secret["plot"]["deck"])
             rng.shuffle(deck)
-            results = [[{**fact, "role": roles[fact["about"]]} for fact in facts]
+            results = [[{**fact, "role": roles[fact["about"]]} if "role" in fact else fact for fact in facts]
                        for facts in secret["plot"]["results"]]
             varied["plot"] = {**secret["plot"], "deck": deck, "results": results}
         variants.append({**state, "secret": varied})
@@ -105,7 +105,8 @@ def mafie_event_problem(event: Event, state: State) -> str | None:
         return None
     if event.kind == "plot_learnt" and len(event.audience) == 1:
         [owner] = event.audience
-        if event.data not in mafie_plot_facts(state, owner) or event.data["role"] != roles[event.data["about"]]:
+        if event.data not in mafie_plot_facts(state, owner) or \
+                event.data.get("role", roles[event.data["about"]]) != roles[event.data["about"]]:
             return f"seat {owner} is told {event.data}, which no plot card showed it"
         return None
     if event.kind != "role" or len(event.audience) != 1:

@@ -91,6 +91,16 @@ class Table:
             events = self.act(seat, {"type": "play_action_card", "card": card})
         return events   # those of the last card: the reveal
 
+    def pass_plot_cards(self) -> None:
+        """The Plot Thickens: hand out the deal's cards (first legal choice) and let every
+        reaction window pass, until the game asks for something else."""
+        from engines import mafie
+
+        while self.phase in ("plot_deal", "plot_window"):
+            (seat,) = mafie.waiting_for(self.state)
+            moves = RULESET.legal_actions(self.state, seat)
+            self.act(seat, next((m for m in moves if m["type"] == "pass_plot"), moves[0]))
+
     def job(self, team: list[int], fails: set[int] = frozenset(), slot: int | None = None,
             approve: set[int] | str = "all") -> list[Event]:
         """Propose ``team``, approve it, play it out."""

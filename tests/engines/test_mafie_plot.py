@@ -239,10 +239,12 @@ def test_at_game_over_the_reveal_includes_what_every_plot_card_showed():
     g = Table(7, detectives={0, 1, 2}, kmotr=0, plot_deck=deck, plot_cards=True)
     g.ready_all()
     for _ in range(3):  # the mafia wins three jobs; each round opens with two cards to deal
-        while g.phase == "plot_deal":
-            (seat,) = mafie_waiting(g)
-            g.act(seat, plot.legal(g.state["plot"], kmotr=g.kmotr, seat=seat, players=7)[0])
-        g.job([3, 4, 5, 6][:g.view()["team_size"]])
+        g.pass_plot_cards()
+        g.propose([3, 4, 5, 6][:g.view()["team_size"]])
+        g.vote()
+        g.pass_plot_cards()
+        g.play()
+        g.pass_plot_cards()
     assert g.phase == "game_over"
     end = g.view()
     learnt = [plot.learnt(g.state["secret"]["plot"], seat) for seat in range(7)]
