@@ -7,7 +7,8 @@ The Czech edition keeps the Resistance mechanics one to one but swaps the morals
 **detectives** are the informed minority and want actions to *fail*.  The app is the game master:
 nobody sits out, the TV shows the public board, each phone its owner's secrets.
 
-Phases (rules A.2; ``[...]`` marks where the Plot Thickens expansion will hook in)::
+Phases (rules A.2; ``[...]`` marks what the Plot Thickens adds, option ``plot_cards``,
+rules §A.3.3, cards in ``mafie_plot.py``; a window asks the holders of its card one by one)::
 
     setup ── roles dealt, first Kmotr drawn at random
       │
@@ -15,22 +16,24 @@ Phases (rules A.2; ``[...]`` marks where the Plot Thickens expansion will hook i
       │ blind_detectives        │ all ready
       ▼                         ▼
     _begin_round ◄──────────────┘     round_start narration: job r, crew size, 2 fails?
-      ▼
-    _begin_proposal   [PRE_PROPOSAL: Strong Leader; PLOT_DEAL]
+      ▼               [plot_window pre_proposal: Strong Leader; then plot_deal: the Kmotr
+      ▼                hands out the drawn cards, immediate ones carried out one by one]
+    _begin_proposal   (after a rejection: [plot_window pre_proposal] first)
       ▼
     team_selection    the Kmotr proposes a crew ([targeting] and the job slot)
       ▼
-    _begin_vote       [Opinion Makers vote first]
+    _begin_vote       [Opinion Makers vote first, revealed together, then everyone else]
       ▼
     team_vote         every seat votes, secret and simultaneous; revealed by name at the end
       │  rejected: rejections += 1 ── 5th ──► game_over (detectives, five_rejections)
       │            else Kmotr → left, back to _begin_proposal (same job)
       ▼  approved
-    _after_approval   [POST_APPROVAL: No Confidence, In the Spotlight]; rejections := 0
+    _after_approval   [plot_window no_confidence: counts as a rejection; then spotlight];
+      ▼               rejections := 0
       ▼
     action_play       each crew member plays Success/Fail in secret (mafiosi: Success only)
       ▼
-    _after_cards_submitted   [CLOSE_EYE window]
+    _after_cards_submitted   [plot_window close_eye: one private look per crew member]
       ▼
     _reveal_action    counts only; 3 successes ──► game_over (mafia, three_successes)
       │                          3 failures  ──► game_over (detectives, three_failures)
@@ -182,6 +185,7 @@ def _initial_state(players: int, options: dict, roles: list[str], kmotr: int) ->
         "window": None,             # a reaction window: {"kind", "queue", "then"}
         "spotlight": None,          # the crew member whose card In the Spotlight shows
         "inspected": [],            # crew members whose card a Close Eye has seen this action
+        "opinion": None,            # Opinion Maker in this vote: {"seats", "votes" once revealed}
         "secret": {
             "roles": roles,                 # role per seat
             "ballots": [None] * players,    # vote per seat until the reveal (True = approve)
@@ -345,6 +349,9 @@ def _begin_vote(state: State, events: list[Event]) -> None:
     _next_turn(state, TEAM_VOTE)
     state["secret"] = {**state["secret"], "ballots": [None] * state["players"]}
     state["narration"] = []
+    openers = plot.opinion_makers(state["plot"]) if state["plot"] is not None else []
+    # Opinion Maker (rules §A.3.3, 5): its holders choose first and are revealed, then the rest.
+    state["opinion"] = {"seats": openers, "votes": None} if openers else None
     if state["options"]["targeting"]:
         slot = state["slot"]
         _say(state, "slot_chosen", slot=slot, team_size=team_size(state["players"], slot),
@@ -364,6 +371,7 @@ def _reveal_votes(state: State, events: list[Event]) -> None:
         "approved": approve >= APPROVALS_NEEDED[players],
     }
     state["secret"] = {**state["secret"], "ballots": [None] * players}
+    state["opinion"] = None
     state["last_vote"] = record
     state["vote_history"] = state["vote_history"] + [record]
     state["narration"] = []
@@ -562,11 +570,21 @@ def vote(state: State, seat: int, action: Action) -> Result:
     ballots = state["secret"]["ballots"]
     if ballots[seat] is not None:
         raise IllegalAction("already_voted", "You have already voted")
+    opinion = state["opinion"]
+    if opinion and opinion["votes"] is None and seat not in opinion["seats"]:
+        raise IllegalAction("opinion_first", "The Opinion Maker votes first")
     ballots = list(ballots)
     ballots[seat] = action["approve"]
     new = dict(state)
     new["secret"] = {**state["secret"], "ballots": ballots}
     events = [Event("vote_cast", {"seat": seat})]
+    if opinion and opinion["votes"] is None and all(ballots[s] is not None for s in opinion["seats"]):
+        # Two Opinion Makers choose secretly and are revealed together.
+        votes = [[s, ballots[s]] for s in opinion["seats"]]
+        new["opinion"] = {**opinion, "votes": votes}
+        new["turn"] += 1
+        events.append(Event("opinion_votes", {"votes": votes}))
+        _say(new, "opinion_votes", approve=[s for s, v in votes if v], reject=[s for s, v in votes if not v])
     if None not in ballots:     # "the app waits for every vote" (rules A.2)
         _reveal_votes(new, events)
     return Result(new, events)
@@ -783,7 +801,9 @@ def waiting_for(state: State) -> list[int]:
     if phase == TEAM_SELECTION:
         return [state["kmotr"]]
     if phase == TEAM_VOTE:
-        return [seat for seat, ballot in enumerate(state["secret"]["ballots"]) if ballot is None]
+        opinion = state["opinion"]
+        first = opinion["seats"] if opinion and opinion["votes"] is None else range(players)
+        return [seat for seat in first if state["secret"]["ballots"][seat] is None]
     if phase == ACTION_PLAY:
         cards = state["secret"]["cards"]
         return [seat for seat in state["team"] if cards[seat] is None]
@@ -922,6 +942,10 @@ def view(state: State, seat: int | None) -> dict:
         "window": ({"kind": state["window"]["kind"], "asked": state["window"]["queue"][0]}
                    if state["window"] else None),
         "spotlight": state["spotlight"],
+        "opinion": ({"seats": list(state["opinion"]["seats"]),
+                     "votes": [list(pair) for pair in state["opinion"]["votes"]]
+                     if state["opinion"]["votes"] is not None else None}
+                    if state["opinion"] else None),
         "inspected": list(state["inspected"]),
         # At the end the reveal lists what every plot card showed, and to whom.
         "plot_learnt": ([plot.learnt(secret["plot"], viewer) for viewer in range(players)]

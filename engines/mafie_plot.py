@@ -264,6 +264,11 @@ def poll(plot: dict, kind: str, kmotr: int, players: int) -> list[int]:
     return [seat for seat in ((kmotr + step) % players for step in range(players)) if seat in holders]
 
 
+def opinion_makers(plot: dict) -> list[int]:
+    """Holders of Opinion Maker (◎), in seat order; one player holding both counts once."""
+    return sorted({held["holder"] for held in plot["held"] if held["card"] == "opinion_maker"})
+
+
 def holding(plot: dict, seat: int, card: str) -> dict | None:
     return next((held for held in plot["held"] if held["holder"] == seat and held["card"] == card), None)
 

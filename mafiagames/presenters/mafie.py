@@ -230,6 +230,11 @@ ERRORS = {
     "not_a_neighbour": gettext_lazy("You can only overhear a neighbour."),
     "open_up_self": gettext_lazy("Show your card to someone else."),
     "nothing_to_take": gettext_lazy("That player does not hold that plot card."),
+    "bad_plot_play": gettext_lazy("Play a plot card you hold."),
+    "not_on_crew": gettext_lazy("Pick a member of the crew."),
+    "close_eye_self": gettext_lazy("Watch someone else's card."),
+    "already_watched": gettext_lazy("Someone is already watching that card."),
+    "opinion_first": gettext_lazy("The Opinion Maker votes first."),
 }
 
 

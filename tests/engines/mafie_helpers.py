@@ -79,7 +79,9 @@ class Table:
         players = range(self.state["players"])
         approving = set(players) if approve == "all" else approve
         events: list[Event] = []
-        for seat in players:
+        opinion = self.state.get("opinion")   # The Plot Thickens: Opinion Makers vote first
+        first = opinion["seats"] if opinion else []
+        for seat in [*first, *(s for s in players if s not in first)]:
             events = self.act(seat, {"type": "vote", "approve": seat in approving})
         return events   # those of the last vote: the reveal
 

@@ -250,3 +250,151 @@ def test_at_game_over_the_reveal_includes_what_every_plot_card_showed():
     learnt = [plot.learnt(g.state["secret"]["plot"], seat) for seat in range(7)]
     assert end["plot_learnt"] == learnt and learnt[1][0]["card"] == "establish_confidence"
     assert len(end["plot"]["log"]) >= 6  # two cards dealt a round, each logged
+
+
+# --------------------------------------------------------------------------------------------
+# Reaction windows (rules §A.3.3 cards 1–4, "Reaction windows", interaction table)
+# --------------------------------------------------------------------------------------------
+
+def table_with(first_cards: list[str], to: list[int], players: int = 7, kmotr: int = 0,
+               detectives: set[int] = frozenset({1, 4, 6})):
+    """A game whose first deal hands ``first_cards`` to the seats ``to``, in order."""
+    from tests.engines.mafie_helpers import Table
+
+    rest = list(plot.deck(players))
+    for card in first_cards:
+        rest.remove(card)
+    g = Table(players, detectives=set(detectives), kmotr=kmotr, plot_deck=first_cards + rest, plot_cards=True)
+    g.ready_all()
+    for card_id, seat in enumerate(to, start=1):
+        g.act(kmotr, {"type": "assign_plot_card", "card": card_id, "to": seat})
+    return g
+
+
+def test_strong_leader_makes_its_holder_the_kmotr_before_a_proposal():
+    g = table_with(["strong_leader", "no_confidence"], to=[3, 5])
+    assert g.phase == "team_selection" and g.kmotr == 0   # a window only after the deal's own
+    g.propose([0, 1])
+    g.vote(approve=set())                                  # rejected: Kmotr → 1, then the window
+    assert g.phase == "plot_window" and mafie_waiting(g) == [3]
+    assert g.view()["window"] == {"kind": "pre_proposal", "asked": 3}
+    g.refuse(5, {"type": "play_plot_card", "card": 2}, "not_your_plot_card")
+    g.refuse(3, {"type": "play_plot_card", "card": 2}, "not_your_plot_card")  # not the window's card
+    g.act(3, {"type": "play_plot_card", "card": 1})
+    assert g.phase == "team_selection" and g.kmotr == 3 and g.state["rejections"] == 1
+    assert [h["card"] for h in g.view()["plot"]["held"]] == ["no_confidence"]
+
+
+def test_no_confidence_cancels_an_approval_as_a_rejected_vote():
+    g = table_with(["no_confidence", "strong_leader"], to=[5, 0 + 2])
+    g.propose([0, 1])
+    g.vote()
+    assert g.phase == "plot_window" and g.view()["window"] == {"kind": "no_confidence", "asked": 5}
+    g.act(5, {"type": "play_plot_card", "card": 1})
+    # counted as a failed vote: the Kmotr token moves on; Strong Leader's holder (2) is asked next
+    assert g.state["rejections"] == 1 and g.kmotr == 1
+    assert g.view()["window"] == {"kind": "pre_proposal", "asked": 2}
+    g.act(2, {"type": "pass_plot"})
+    assert g.phase == "team_selection" and g.kmotr == 1
+
+
+def test_no_confidence_on_the_fifth_proposal_lets_the_detectives_win_at_once():
+    g = table_with(["no_confidence", "opinion_maker"], to=[5, 4])
+    for _ in range(4):
+        g.propose([g.kmotr, (g.kmotr + 1) % 7])
+        g.vote(approve=set())
+    assert g.state["rejections"] == 4
+    g.propose([g.kmotr, (g.kmotr + 1) % 7])
+    g.vote()
+    g.act(5, {"type": "play_plot_card", "card": 1})
+    assert g.phase == "game_over" and g.view()["outcome"]["winner"] == "detectives"
+    assert g.view()["outcome"]["reason"] == "five_rejections"
+
+
+def test_in_the_spotlight_shows_one_crew_members_card_with_their_name_at_the_reveal():
+    g = table_with(["in_the_spotlight", "opinion_maker"], to=[2, 5])
+    g.propose([1, 2])
+    g.vote()
+    assert g.view()["window"] == {"kind": "spotlight", "asked": 2}
+    g.refuse(2, {"type": "play_plot_card", "card": 1, "target": 4}, "not_on_crew")
+    g.act(2, {"type": "play_plot_card", "card": 1, "target": 1})   # before anyone chooses a card
+    assert g.phase == "action_play" and g.view()["spotlight"] == 1
+    g.play(fails={1})
+    assert g.view()["last_action"]["spotlight"] == {"seat": 1, "card": "fail"}
+    assert g.view()["spotlight"] is None
+
+
+def test_keeping_a_close_eye_sees_one_card_privately_each_crew_member_once():
+    g = table_with(["keeping_close_eye", "keeping_close_eye"], to=[5, 1], kmotr=3)
+    g.propose([0, 2])
+    g.vote()
+    g.play()  # seats 0 and 2 are mafiosi: two successes
+    assert g.view()["window"] == {"kind": "close_eye", "asked": 5}   # from the Kmotr (3) clockwise: 5, then 1
+    g.refuse(1, {"type": "play_plot_card", "card": 2, "target": 0}, "not_your_plot_card")
+    g.act(5, {"type": "play_plot_card", "card": 1, "target": 0})
+    assert g.view(5)["me"]["plot_learnt"] == [
+        {"id": 1, "card": "keeping_close_eye", "about": 0, "action_card": "success"}]
+    assert [e.audience for e in g.last if e.kind == "plot_learnt"] == [[5]]
+    assert g.view()["window"] == {"kind": "close_eye", "asked": 1}
+    g.refuse(1, {"type": "play_plot_card", "card": 2, "target": 0}, "already_watched")
+    g.refuse(1, {"type": "play_plot_card", "card": 2, "target": 4}, "not_on_crew")
+    g.act(1, {"type": "pass_plot"})
+    assert g.phase in ("plot_window", "plot_deal", "team_selection")  # revealed; next round opened
+    assert g.view()["last_action"]["successes"] == 2
+    assert all(g.view(seat)["me"]["plot_learnt"] == [] for seat in range(7) if seat != 5)
+
+
+def test_two_strong_leaders_in_one_window_only_the_first_in_poll_order_is_played():
+    g = table_with(["strong_leader", "strong_leader"], to=[5, 3])
+    g.propose([0, 1])
+    g.vote(approve=set())                        # Kmotr → 1; asked from 1 clockwise: 3, then 5
+    assert g.view()["window"] == {"kind": "pre_proposal", "asked": 3}
+    g.act(3, {"type": "play_plot_card", "card": 2})
+    assert g.phase == "team_selection" and g.kmotr == 3   # the window closed: 5 is not asked
+    assert [h["holder"] for h in g.view()["plot"]["held"]] == [5]
+
+
+def test_a_taken_card_works_for_its_new_holder():
+    g = table_with(["strong_leader", "take_responsibility"], to=[5, 2])
+    assert g.phase == "plot_deal" and mafie_waiting(g) == [2]   # Take Responsibility: take now
+    g.act(2, {"type": "take_plot_card", "target": 5, "card": 1})
+    g.propose([0, 1])
+    g.vote(approve=set())
+    assert g.view()["window"] == {"kind": "pre_proposal", "asked": 2}  # the taken Strong Leader
+    g.act(2, {"type": "play_plot_card", "card": 1})
+    assert g.kmotr == 2
+
+
+def test_spotlight_and_close_eye_on_the_same_crew_member_are_both_allowed():
+    g = table_with(["in_the_spotlight", "keeping_close_eye"], to=[3, 5])
+    g.propose([1, 2])
+    g.vote()
+    g.act(3, {"type": "play_plot_card", "card": 1, "target": 2})
+    g.play()
+    g.act(5, {"type": "play_plot_card", "card": 2, "target": 2})
+    assert g.view(5)["me"]["plot_learnt"][0]["action_card"] == "success"
+    assert g.view()["last_action"]["spotlight"] == {"seat": 2, "card": "success"}
+
+
+def test_the_opinion_maker_votes_first_and_openly_then_everyone_else():
+    g = table_with(["opinion_maker", "strong_leader"], to=[4, 3])
+    g.propose([0, 1])
+    assert mafie_waiting(g) == [4]
+    g.refuse(0, {"type": "vote", "approve": True}, "opinion_first")
+    g.act(4, {"type": "vote", "approve": False})
+    assert g.view()["opinion"] == {"seats": [4], "votes": [[4, False]]}   # public before the rest vote
+    assert [e.kind for e in g.last] == ["vote_cast", "opinion_votes"]
+    assert mafie_waiting(g) == [0, 1, 2, 3, 5, 6]
+    g.refuse(4, {"type": "vote", "approve": True}, "already_voted")
+    for seat in (0, 1, 2, 3, 5, 6):
+        g.act(seat, {"type": "vote", "approve": True})
+    assert g.view()["last_vote"]["approve"] == 6 and g.view()["opinion"] is None
+
+
+def test_two_opinion_makers_choose_secretly_and_are_revealed_together():
+    g = table_with(["opinion_maker", "opinion_maker"], to=[2, 5])
+    g.propose([0, 1])
+    g.act(5, {"type": "vote", "approve": True})
+    assert g.view()["opinion"] == {"seats": [2, 5], "votes": None} and mafie_waiting(g) == [2]
+    g.act(2, {"type": "vote", "approve": False})
+    assert g.view()["opinion"]["votes"] == [[2, False], [5, True]]

@@ -392,7 +392,7 @@ def test_A_4_views_show_public_board_and_own_secrets_only():
         "ruleset", "phase", "turn", "players", "round", "kmotr", "track", "slot", "team_size",
         "fails_needed", "open_slots", "team", "rejections", "approvals_needed", "ready",
         "votes_cast", "cards_played", "last_vote", "last_action", "vote_history", "narration",
-        "options", "roles", "outcome", "plot", "window", "spotlight", "inspected", "plot_learnt", "me"]
+        "options", "roles", "outcome", "plot", "window", "spotlight", "opinion", "inspected", "plot_learnt", "me"]
     assert tv["me"] is None and tv["roles"] is None and tv["outcome"] is None
     assert tv["plot"] is None and tv["plot_learnt"] is None  # no expansion in this game
     assert tv["team"] == [0, 3] and tv["votes_cast"] == [3] and tv["phase"] == "team_vote"
