@@ -396,19 +396,21 @@ def _proceed_to_action(state: State, events: list[Event]) -> None:
     _begin_action_play(state, events)
 
 
-def _after_rejection(state: State, events: list[Event]) -> None:
-    """A failed vote (rules A.2); No Confidence will count the same way (rules A-Q7)."""
+def _after_rejection(state: State, events: list[Event], cancelled: bool = False) -> None:
+    """A failed vote (rules A.2), or an approval ``cancelled`` by No Confidence, which counts
+    the same way (rules §A.3.3, 2) — its narration then gives no vote count."""
     vote = state["last_vote"]
     state["rejections"] += 1
+    counts = {} if cancelled else {"approve": vote["approve"], "reject": vote["reject"]}
     if state["rejections"] >= MAX_REJECTIONS:
         # "Detektivové ve hře zvítězí okamžitě, když není schváleno 5 týmů pro akci po sobě."
-        _say(state, "five_rejections", approve=vote["approve"], reject=vote["reject"])
+        _say(state, "five_rejections", **counts)
         _end_game(state, events, DETECTIVES, "five_rejections")
         return
     # "posuňte žeton kmotra ke hráči po levici současného kmotra" (Hlasování o týmu)
     _pass_kmotr(state, events, left(state, state["kmotr"]))
-    _say(state, "rejected", approve=vote["approve"], reject=vote["reject"],
-         count=state["rejections"], kmotr=state["kmotr"])
+    _say(state, "rejected" if not cancelled else "cancelled", **counts, count=state["rejections"],
+         kmotr=state["kmotr"])
     if state["plot"] is None or not _open_window(state, events, "pre_proposal", "proposal"):
         _begin_proposal(state, events)
 
@@ -584,7 +586,8 @@ def vote(state: State, seat: int, action: Action) -> Result:
         new["opinion"] = {**opinion, "votes": votes}
         new["turn"] += 1
         events.append(Event("opinion_votes", {"votes": votes}))
-        _say(new, "opinion_votes", approve=[s for s, v in votes if v], reject=[s for s, v in votes if not v])
+        _say(new, "opinion_votes", approve_seats=[s for s, v in votes if v],
+             reject_seats=[s for s, v in votes if not v])
     if None not in ballots:     # "the app waits for every vote" (rules A.2)
         _reveal_votes(new, events)
     return Result(new, events)
@@ -662,7 +665,7 @@ def play_plot_card(state: State, seat: int, action: Action) -> Result:
         # Card 2: the approved crew is cancelled and this counts as a rejected vote.
         new["window"] = None
         _say(new, "no_confidence", seat=seat)
-        _after_rejection(new, events)
+        _after_rejection(new, events, cancelled=True)
     else:
         _next_asked(new, events)
     return Result(new, events)

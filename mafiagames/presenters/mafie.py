@@ -23,8 +23,20 @@ REASONS = {
     "three_failures": gettext_lazy("Three jobs foiled."),
     "five_rejections": gettext_lazy("Five crews rejected in a row."),
 }
-# Parameters that carry a seat number and are shown as that player's name.
-SEAT_PARAMS = {"kmotr", "seat", "target", "holder"}
+# Parameters that carry a seat number (or a list of them) and are shown as players' names.
+SEAT_PARAMS = {"kmotr", "seat", "target", "holder", "approve_seats", "reject_seats"}
+# The Plot Thickens (rules §A.3.3): card names as printed in the English edition.
+PLOT_CARD_NAMES = {
+    "strong_leader": gettext_lazy("Strong Leader"),
+    "no_confidence": gettext_lazy("No Confidence"),
+    "keeping_close_eye": gettext_lazy("Keeping a Close Eye on You"),
+    "in_the_spotlight": gettext_lazy("In the Spotlight"),
+    "opinion_maker": gettext_lazy("Opinion Maker"),
+    "take_responsibility": gettext_lazy("Take Responsibility"),
+    "overheard_conversation": gettext_lazy("Overheard Conversation"),
+    "open_up": gettext_lazy("Open Up"),
+    "establish_confidence": gettext_lazy("Establish Confidence"),
+}
 
 
 # Narration lines of rules A.4, keyed by (code, variant); ``_variant`` picks the variant.
@@ -59,6 +71,18 @@ LINES = {
         "Five crews rejected in a row. The Family can't agree — the detectives win!"),
     ("mafia_win", None): gettext_lazy("Three jobs pulled off. The Mafia rules the city!"),
     ("detective_win", None): gettext_lazy("Three jobs foiled. The Family is broken — the law wins!"),
+    # The Plot Thickens
+    ("plot_deal", None): gettext_lazy("%(kmotr)s draws the plot cards %(drawn)s and hands them out — never to himself."),
+    ("plot_window", "pre_proposal"): gettext_lazy("Before the crew is picked: Strong Leader may take over as Godfather."),
+    ("plot_window", "no_confidence"): gettext_lazy("The crew was approved: No Confidence may cancel it."),
+    ("plot_window", "spotlight"): gettext_lazy("Before the cards are chosen: In the Spotlight may pick one to be played face up."),
+    ("plot_window", "close_eye"): gettext_lazy("The cards are in: Keeping a Close Eye on You may look at one."),
+    ("strong_leader", None): gettext_lazy("%(kmotr)s plays Strong Leader and is the Godfather now."),
+    ("cancelled", None): gettext_lazy("Failed votes: %(count)s of 5. %(kmotr)s is the new Godfather."),
+    ("no_confidence", None): gettext_lazy(
+        "%(seat)s plays No Confidence: the crew is cancelled, and that counts as a rejected vote."),
+    ("opinion_votes", None): gettext_lazy(
+        "The Opinion Makers have voted — approve: %(approve_seats)s; reject: %(reject_seats)s. Now everyone else."),
 }
 
 
@@ -69,14 +93,24 @@ def _variant(code: str, params: dict):
         return params.get("result")
     if code == "five_rejections":
         return "approve" in params
+    if code == "plot_window":
+        return params.get("kind")
     return None
 
 
+def _param(key: str, value, names: list[str]):
+    """A narration parameter as words: seats as names, plot cards by their names, lists joined."""
+    if isinstance(value, list):
+        return ", ".join(str(_param(key, item, names)) for item in value) or "—"
+    if key in SEAT_PARAMS and isinstance(value, int):
+        return names[value]
+    if key == "drawn":
+        return PLOT_CARD_NAMES.get(value, value)
+    return value
+
+
 def narrate(item: dict, names: list[str]) -> str:
-    params = {
-        key: (names[value] if key in SEAT_PARAMS and isinstance(value, int) else value)
-        for key, value in item.get("params", {}).items()
-    }
+    params = {key: _param(key, value, names) for key, value in item.get("params", {}).items()}
     code = item.get("code", "")
     line = LINES.get((code, _variant(code, params)))
     try:

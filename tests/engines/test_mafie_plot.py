@@ -398,3 +398,14 @@ def test_two_opinion_makers_choose_secretly_and_are_revealed_together():
     assert g.view()["opinion"] == {"seats": [2, 5], "votes": None} and mafie_waiting(g) == [2]
     g.act(2, {"type": "vote", "approve": False})
     assert g.view()["opinion"]["votes"] == [[2, False], [5, True]]
+
+
+def test_no_confidence_is_narrated_without_the_vote_count_it_cancelled():
+    g = table_with(["no_confidence", "opinion_maker"], to=[5, 4])
+    g.propose([0, 1])
+    g.vote()
+    g.act(5, {"type": "play_plot_card", "card": 1})
+    said = [(n["code"], n["params"]) for n in g.state["narration"]]
+    start = said.index(("no_confidence", {"seat": 5}))
+    assert said[start + 1] == ("cancelled", {"count": 1, "kmotr": 1})
+    assert not any(code == "rejected" for code, _ in said)
