@@ -157,7 +157,8 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
     if view is not None:
         mine = view["me"]
         # Equal keys mean equal fragments: a key holds everything its fragment can show.
-        keys = {"ph-role": (kept, ("role", game["id"], mine.get("role"), json.dumps(mine.get("partners")))),
+        keys = {"ph-role": (kept, ("role", game["id"], mine.get("role"), json.dumps(mine.get("partners")),
+                                   json.dumps(mine.get("plot_learnt")))),
                 "ph-panel": (kept, ("panel", game["id"], presenter(game["ruleset"]).panel_key(view))),
                 "ph-board": (kept, ("board", game["id"], presenter(game["ruleset"]).board_key(view)))}
     else:

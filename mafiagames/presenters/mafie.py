@@ -124,6 +124,8 @@ PHASE_TITLES = {
     "team_selection": gettext_lazy("The Godfather picks a crew"),
     "team_vote": gettext_lazy("Vote on the crew"),
     "action_play": gettext_lazy("The job"),
+    "plot_deal": gettext_lazy("Plot cards"),
+    "plot_window": gettext_lazy("A plot card may be played"),
     "game_over": gettext_lazy("Game over"),
 }
 
@@ -168,6 +170,11 @@ def present(view: dict, names: list[str]) -> dict:
         outcome = view["outcome"]
         context["winner_name"] = TEAM_NAMES.get(outcome["winner"], outcome["winner"])
         context["reason_text"] = REASONS.get(outcome["reason"], "")
+    if view.get("plot") is not None:
+        context["plot"] = _plot_context(view, names)
+    spotlight = (view.get("last_action") or {}).get("spotlight")
+    if spotlight:
+        context["spotlight_name"] = names[spotlight["seat"]]
     if me is not None:
         context["me"] = me
         context["my_role_name"] = ROLE_NAMES.get(me["role"], me["role"])
@@ -175,6 +182,99 @@ def present(view: dict, names: list[str]) -> dict:
         # From the role, not the seat: phones with equal views share one rendering (rendering.py).
         context["i_won"] = bool(view.get("outcome")) and view["outcome"]["winner"] == TEAM_OF_ROLE[me["role"]]
     return context
+
+
+PLOT_WINDOW_TITLES = {
+    "pre_proposal": gettext_lazy("Strong Leader?"),
+    "no_confidence": gettext_lazy("No Confidence?"),
+    "spotlight": gettext_lazy("In the Spotlight?"),
+    "close_eye": gettext_lazy("Keeping a Close Eye on You?"),
+}
+WINDOW_CARDS = {"pre_proposal": "strong_leader", "no_confidence": "no_confidence",
+                "spotlight": "in_the_spotlight", "close_eye": "keeping_close_eye"}
+
+
+def _plot_context(view: dict, names: list[str]) -> dict:
+    """The Plot Thickens: public cards, the deal, the window; on a phone, its own choices and
+    what its cards showed it (rules §A.3.3; plot cards are never hidden, what they show is)."""
+    plot, me, n = view["plot"], view.get("me"), view["players"]
+
+    def card(entry: dict) -> dict:
+        return {**entry, "name": PLOT_CARD_NAMES.get(entry["card"], entry["card"])}
+
+    held = [{**card(h), "holder_name": names[h["holder"]]} for h in plot["held"]]
+    context = {"held": held, "drawn": [card(c) for c in plot["drawn"]],
+               "pending": None, "window": None, "opinion": None, "log": []}
+    if plot["pending"]:
+        pending = plot["pending"]
+        context["pending"] = {**card(pending), "holder_name": names[pending["seat"]]}
+    window = view.get("window")
+    if window:
+        context["window"] = {**window, "asked_name": names[window["asked"]],
+                             "title": PLOT_WINDOW_TITLES.get(window["kind"], ""),
+                             "card_name": PLOT_CARD_NAMES.get(WINDOW_CARDS[window["kind"]], "")}
+    opinion = view.get("opinion")
+    if opinion:
+        context["opinion"] = {"names": [names[s] for s in opinion["seats"]],
+                              "votes": [{"name": names[s], "approve": v} for s, v in opinion["votes"] or []]}
+    for entry in plot["log"]:
+        target = entry.get("target")
+        context["log"].append({**card(entry), "seat_name": names[entry["seat"]],
+                               "target_name": names[target] if isinstance(target, int) else None})
+    if me is not None:
+        seat = me["seat"]
+        context["mine"] = [h for h in held if h["holder"] == seat]
+        context["learnt"] = [_fact(fact, names) for fact in me.get("plot_learnt", [])]
+        context["choices"] = _plot_choices(view, seat, names)
+    if view.get("plot_learnt"):
+        context["reveal"] = [{"name": names[seat], "facts": [_fact(f, names) for f in facts]}
+                             for seat, facts in enumerate(view["plot_learnt"]) if facts]
+    return context
+
+
+def _fact(fact: dict, names: list[str]) -> dict:
+    about = names[fact["about"]]
+    if "role" in fact:
+        text = _("%(name)s is a %(role)s.") % {"name": about, "role": ROLE_NAMES.get(fact["role"], fact["role"])}
+    else:
+        played = _("Success") if fact.get("action_card") == "success" else _("Fail")
+        text = _("%(name)s played %(card)s.") % {"name": about, "card": played}
+    return {"card_name": PLOT_CARD_NAMES.get(fact["card"], fact["card"]), "text": text}
+
+
+def _plot_choices(view: dict, seat: int, names: list[str]) -> list[dict]:
+    """The buttons of this phone's plot move now: each a label and the form fields it sends."""
+    plot, n, actions = view["plot"], view["players"], view["me"]["actions"]
+    others = [s for s in range(n) if s != seat]
+    if "assign_plot_card" in actions:
+        return [{"label": _("%(card)s → %(name)s") % {"card": PLOT_CARD_NAMES.get(c["card"], c["card"]),
+                                                      "name": names[to]},
+                 "fields": {"action": "assign_plot_card", "card": c["id"], "to": to}}
+                for c in plot["drawn"] for to in others if to != view["kmotr"]]
+    if "overhear" in actions:
+        return [{"label": names[s], "fields": {"action": "overhear", "target": s}}
+                for s in sorted({(seat - 1) % n, (seat + 1) % n})]
+    if "open_up" in actions:
+        return [{"label": names[s], "fields": {"action": "open_up", "target": s}} for s in others]
+    if "take_plot_card" in actions:
+        return [{"label": _("%(card)s from %(name)s") % {"card": PLOT_CARD_NAMES.get(h["card"], h["card"]),
+                                                         "name": names[h["holder"]]},
+                 "fields": {"action": "take_plot_card", "target": h["holder"], "card": h["id"]}}
+                for h in plot["held"] if h["holder"] != seat]
+    if "play_plot_card" in actions:
+        kind = view["window"]["kind"]
+        mine = next(h for h in plot["held"] if h["holder"] == seat and h["card"] == WINDOW_CARDS[kind])
+        name = PLOT_CARD_NAMES.get(mine["card"], mine["card"])
+        if kind in ("spotlight", "close_eye"):
+            team = [m for m in view["team"]
+                    if kind == "spotlight" or (m != seat and m not in view.get("inspected", []))]
+            plays = [{"label": _("%(card)s: %(name)s") % {"card": name, "name": names[m]},
+                      "fields": {"action": "play_plot_card", "card": mine["id"], "target": m}} for m in team]
+        else:
+            plays = [{"label": _("Play %(card)s") % {"card": name},
+                      "fields": {"action": "play_plot_card", "card": mine["id"]}}]
+        return [*plays, {"label": _("Pass"), "fields": {"action": "pass_plot"}}]
+    return []
 
 
 def _waiting_count(view: dict) -> int:
@@ -208,6 +308,20 @@ def parse_action(post) -> dict:
         if card not in ("success", "fail"):
             raise FormError(_("Choose Success or Fail."))
         return {"type": "play_action_card", "card": card}
+    # The Plot Thickens
+    if kind == "assign_plot_card":
+        return {"type": kind, "card": _int(post.get("card")), "to": _int(post.get("to"))}
+    if kind in ("overhear", "open_up"):
+        return {"type": kind, "target": _int(post.get("target"))}
+    if kind == "take_plot_card":
+        return {"type": kind, "target": _int(post.get("target")), "card": _int(post.get("card"))}
+    if kind == "play_plot_card":
+        action = {"type": kind, "card": _int(post.get("card"))}
+        if post.get("target"):
+            action["target"] = _int(post["target"])
+        return action
+    if kind == "pass_plot":
+        return {"type": kind}
     raise FormError(_("Unknown action."))
 
 
@@ -287,11 +401,15 @@ def panel_key(view: dict) -> str:
     """
     me = view["me"]
     over = view["phase"] == "game_over"
+    # The Plot Thickens: a phone's plot choices depend on its seat (neighbours, itself), so in a
+    # game with plot cards panels are shared only by equal seats.
+    plot = [me["seat"], view["plot"], view["window"], view["opinion"], me["voted"], me["plot_learnt"]] \
+        if view.get("plot") is not None else None
     return json.dumps([
         view["phase"], view["turn"], me["actions"], me["on_team"], view["team"], view["kmotr"],
         view["team_size"], view["open_slots"], view["options"].get("targeting"),
         [t["team_size"] for t in view["track"]], _waiting_count(view),
-        view["outcome"] if over else None, me["role"] if over else None,
+        view["outcome"] if over else None, me["role"] if over else None, plot,
     ])
 
 

@@ -39,9 +39,12 @@ def screens(ruleset, state, players, language):
 
 def sample_games(ruleset):
     rng = random.Random(f"rendered:{ruleset.slug}")
-    combos = option_combinations(ruleset, offered_only=True)
+    combos = option_combinations(ruleset)  # also those not offered to hosts yet
     counts = [ruleset.min_players, (ruleset.min_players + ruleset.max_players) // 2, ruleset.max_players]
-    return [random_playthrough(ruleset, players, rng.choice(combos), seed) for seed, players in enumerate(counts)]
+    # Random options, and every option switched on (the last combination: e.g. Mafie's plot cards
+    # with targeting and blind detectives) at every size.
+    chosen = [(players, rng.choice(combos)) for players in counts] + [(players, combos[-1]) for players in counts]
+    return [random_playthrough(ruleset, players, options, seed) for seed, (players, options) in enumerate(chosen)]
 
 
 @pytest.mark.parametrize("ruleset", registry.all(), ids=lambda r: r.slug)
