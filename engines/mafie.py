@@ -656,6 +656,7 @@ def play_plot_card(state: State, seat: int, action: Action) -> Result:
         raise MalformedAction("bad_target", "This card takes no target")
     new["plot"] = plot.spend(state["plot"], held, target if held["card"] in plot.TARGETED else None, events)
     new["turn"] += 1
+    _announce_plot(new, events)
     if held["card"] == "strong_leader":
         # Card 1: the holder becomes the Kmotr; one per vote, so the window closes.
         _pass_kmotr(new, events, seat)
@@ -704,8 +705,20 @@ def _plot_move(state: State, move) -> Result:
     new = dict(state)
     new["plot"], new["secret"] = public, {**state["secret"], "plot": secret}
     new["turn"] += 1   # the deal's screens change with every card
+    _announce_plot(new, events)
     _after_plot_move(new, events)
     return Result(new, events)
+
+
+def _announce_plot(state: State, events: list[Event]) -> None:
+    """The TV announces every card handed out and every card used, and on whom (plot cards
+    are never hidden); Strong Leader and No Confidence have lines of their own."""
+    for event in events:
+        if event.kind == "plot_dealt":
+            _say(state, "plot_dealt", seat=event.data["to"], card=event.data["card"])
+        elif event.kind == "plot_used" and event.data["card"] not in ("strong_leader", "no_confidence"):
+            _say(state, "plot_used", seat=event.data["seat"], card=event.data["card"],
+                 target=event.data.get("target"))
 
 
 def _expect_phase(state: State, phase: str) -> None:

@@ -78,6 +78,15 @@ LINES = {
     ("plot_window", "spotlight"): gettext_lazy("Before the cards are chosen: In the Spotlight may pick one to be played face up."),
     ("plot_window", "close_eye"): gettext_lazy("The cards are in: Keeping a Close Eye on You may look at one."),
     ("strong_leader", None): gettext_lazy("%(kmotr)s plays Strong Leader and is the Godfather now."),
+    ("plot_dealt", None): gettext_lazy("%(seat)s gets %(card)s."),
+    ("plot_used", ("establish_confidence", True)): gettext_lazy("%(seat)s sees the role of %(target)s, the Godfather."),
+    ("plot_used", ("overheard_conversation", True)): gettext_lazy("%(seat)s overhears %(target)s and learns their role."),
+    ("plot_used", ("open_up", True)): gettext_lazy("%(seat)s shows their role to %(target)s."),
+    ("plot_used", ("take_responsibility", True)): gettext_lazy("%(seat)s takes a plot card from %(target)s."),
+    ("plot_used", ("take_responsibility", False)): gettext_lazy("%(seat)s has no plot card to take."),
+    ("plot_used", ("in_the_spotlight", True)): gettext_lazy(
+        "%(seat)s puts %(target)s in the spotlight: their card will be shown with their name."),
+    ("plot_used", ("keeping_close_eye", True)): gettext_lazy("%(seat)s watches the card %(target)s played."),
     ("cancelled", None): gettext_lazy("Failed votes: %(count)s of 5. %(kmotr)s is the new Godfather."),
     ("no_confidence", None): gettext_lazy(
         "%(seat)s plays No Confidence: the crew is cancelled, and that counts as a rejected vote."),
@@ -95,6 +104,8 @@ def _variant(code: str, params: dict):
         return "approve" in params
     if code == "plot_window":
         return params.get("kind")
+    if code == "plot_used":
+        return params.get("card_key"), params.get("target") is not None
     return None
 
 
@@ -104,13 +115,15 @@ def _param(key: str, value, names: list[str]):
         return ", ".join(str(_param(key, item, names)) for item in value) or "—"
     if key in SEAT_PARAMS and isinstance(value, int):
         return names[value]
-    if key == "drawn":
+    if key in ("drawn", "card"):
         return PLOT_CARD_NAMES.get(value, value)
     return value
 
 
 def narrate(item: dict, names: list[str]) -> str:
     params = {key: _param(key, value, names) for key, value in item.get("params", {}).items()}
+    if "card" in item.get("params", {}):
+        params["card_key"] = item["params"]["card"]
     code = item.get("code", "")
     line = LINES.get((code, _variant(code, params)))
     try:

@@ -409,3 +409,15 @@ def test_no_confidence_is_narrated_without_the_vote_count_it_cancelled():
     start = said.index(("no_confidence", {"seat": 5}))
     assert said[start + 1] == ("cancelled", {"count": 1, "kmotr": 1})
     assert not any(code == "rejected" for code, _ in said)
+
+
+def test_the_tv_announces_every_card_handed_out_and_used():
+    g = table_with(["opinion_maker", "overheard_conversation"], to=[4, 6])
+    said = [(n["code"], n["params"]) for n in g.state["narration"]]
+    assert ("plot_dealt", {"seat": 6, "card": "overheard_conversation"}) in said
+    assert ("plot_dealt", {"seat": 4, "card": "opinion_maker"}) in said
+    assert mafie_waiting(g) == [6]
+    g.act(6, {"type": "overhear", "target": 5})
+    said = [(n["code"], n["params"]) for n in g.state["narration"]]
+    assert ("plot_used", {"seat": 6, "card": "overheard_conversation", "target": 5}) in said
+    assert all("role" not in params for _, params in said)   # what was learnt stays on one phone
