@@ -439,7 +439,8 @@ def _open_window(state: State, events: list[Event], kind: str, then: str) -> boo
     queue = plot.poll(state["plot"], kind, state["kmotr"], state["players"])
     if not queue:
         return False
-    state["window"] = {"kind": kind, "queue": queue, "then": then}
+    # "opened": which window this is (the turn it opened at), for the server's minimum time.
+    state["window"] = {"kind": kind, "queue": queue, "then": then, "opened": state["turn"] + 1}
     _next_turn(state, PLOT_WINDOW)
     _say(state, "plot_window", kind=kind, card=plot.WINDOWS[kind])
     return True
@@ -691,12 +692,22 @@ def _asked(state: State, seat: int) -> dict:
 
 
 def _next_asked(state: State, events: list[Event]) -> None:
+    """The next holder; after the last, the window waits for the game master (the server) to
+    close it: it does so once the window's minimum time is over, so a quick pass and a long
+    thought look the same from across the table (rules §A.3.3, reaction windows)."""
     window = state["window"]
-    queue = window["queue"][1:]
-    if queue:
-        state["window"] = {**window, "queue": queue}
-    else:
-        _continue(state, events, window["then"])
+    state["window"] = {**window, "queue": window["queue"][1:]}
+
+
+def close_window(state: State, seat: int | None, action: Action) -> Result:
+    """The game master closes a window whose holders have all answered."""
+    _expect_phase(state, PLOT_WINDOW)
+    if seat is not None or state["window"]["queue"]:
+        raise IllegalAction("not_your_turn", "Only the game master closes the window")
+    new = dict(state)
+    events: list[Event] = [Event("plot_window_closed", {"window": state["window"]["kind"]})]
+    _continue(new, events, state["window"]["then"])
+    return Result(new, events)
 
 
 def _plot_move(state: State, move) -> Result:
@@ -783,6 +794,7 @@ _ACTIONS = {
     "play_action_card": (_parse_play_action_card, play_action_card),
     "assign_plot_card": (_parse_assign_plot_card, assign_plot_card),
     "play_plot_card": (_parse_play_plot_card, play_plot_card),
+    "close_window": (_parse_ready, close_window),
     "pass_plot": (_parse_ready, pass_plot),
     **{verb: (_parse_plot_choice, carry_out_plot_card) for verb in plot.VERBS.values()},
 }
@@ -800,7 +812,7 @@ def apply(state: State, seat: int | None, action: Action) -> Result:
         raise MalformedAction("bad_seat", "No such seat")
     if state["phase"] == GAME_OVER:
         raise IllegalAction("game_over", "The game is over")
-    if seat is None:
+    if seat is None and handler is not close_window:
         raise IllegalAction("not_your_turn", "The game master has nothing to do here")
     return handler(state, seat, action)
 
@@ -845,6 +857,9 @@ def _action_types(state: State, seat: int | None) -> list[str]:
 
 def legal_actions(state: State, seat: int | None) -> list[Action]:
     """Every action ``seat`` may apply now (crews: see ``TEAM_SAMPLE_LIMIT``)."""
+    if seat is None:   # the game master: only a finished reaction window to close
+        closing = state["phase"] == PLOT_WINDOW and not state["window"]["queue"]
+        return [{"type": "close_window"}] if closing else []
     types = _action_types(state, seat)
     if not types:
         return []
@@ -955,7 +970,8 @@ def view(state: State, seat: int | None) -> dict:
         "roles": list(secret["roles"]) if phase == GAME_OVER else None,
         "outcome": outcome(state).to_json() if phase == GAME_OVER else None,
         "plot": plot.public_view(state["plot"]) if state["plot"] is not None else None,
-        "window": ({"kind": state["window"]["kind"], "asked": state["window"]["queue"][0]}
+        "window": ({"kind": state["window"]["kind"], "opened": state["window"]["opened"],
+                    "asked": state["window"]["queue"][0] if state["window"]["queue"] else None}
                    if state["window"] else None),
         "spotlight": state["spotlight"],
         "opinion": ({"seats": list(state["opinion"]["seats"]),

@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import db, rendering, screens, seating, services, taps
+from . import db, rendering, screens, seating, services, taps, timers
 from .fanout import HUB
 from .models import Room
 
@@ -59,6 +59,7 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await HUB.register(self.code, self)
         self.registered = True
+        timers.resume()   # once per process: moves the game master owes running games
         await self.opened()
         # At least the version read while identifying: a load already running may have begun
         # before this player's join, and its screen would say the player is not in the room.

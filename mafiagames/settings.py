@@ -190,6 +190,9 @@ SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
 # Signed per-room player tokens live for a long evening and beyond.
 PLAYER_COOKIE_MAX_AGE = 60 * 60 * 24 * 7
+# The Plot Thickens: a reaction window stays open at least this long, however quickly its
+# holders answer, so nobody learns from its length who thought about playing (rules §A.3.3).
+PLOT_WINDOW_MIN_SECONDS = float(os.environ.get("PLOT_WINDOW_MIN_SECONDS", "4"))
 
 LOGGING = {
     "version": 1,

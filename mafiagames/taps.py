@@ -15,9 +15,11 @@ from django.utils.translation import gettext as _
 
 from engines.base import EngineError, MalformedAction
 
-from . import services
+from . import services, timers
+from .fanout import HUB
 from .models import Player, Room
 from .presenters import FormError, presenter
+from .tables import game_dict
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,8 @@ def tap(room: Room, player_id: int, form) -> TapResult:
         except EngineError as exc:
             status = 400 if isinstance(exc, MalformedAction) else 409
             return TapResult(status, presenter(room.ruleset).error_message(exc))
+        # The game master may have a move to make later (a reaction window to close).
+        HUB.call_soon_threadsafe(timers.observe, game_dict(game))
         return TapResult(204, "", game.room_version)
 
 

@@ -223,7 +223,8 @@ def _plot_context(view: dict, names: list[str]) -> dict:
         context["pending"] = {**card(pending), "holder_name": names[pending["seat"]]}
     window = view.get("window")
     if window:
-        context["window"] = {**window, "asked_name": names[window["asked"]],
+        asked = window["asked"]
+        context["window"] = {**window, "asked_name": names[asked] if asked is not None else None,
                              "title": PLOT_WINDOW_TITLES.get(window["kind"], ""),
                              "card_name": PLOT_CARD_NAMES.get(WINDOW_CARDS[window["kind"]], "")}
     opinion = view.get("opinion")

@@ -99,9 +99,14 @@ class Table:
         from engines import mafie
 
         while self.phase in ("plot_deal", "plot_window"):
-            (seat,) = mafie.waiting_for(self.state)
+            seats = mafie.waiting_for(self.state)
+            seat = seats[0] if seats else None   # nobody: the game master closes the window
             moves = RULESET.legal_actions(self.state, seat)
             self.act(seat, next((m for m in moves if m["type"] == "pass_plot"), moves[0]))
+
+    def close_window(self) -> list[Event]:
+        """The game master (the server's timer) closes a window everyone has answered."""
+        return self.act(None, {"type": "close_window"})
 
     def job(self, team: list[int], fails: set[int] = frozenset(), slot: int | None = None,
             approve: set[int] | str = "all") -> list[Event]:

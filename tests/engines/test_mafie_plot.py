@@ -226,6 +226,12 @@ def test_in_mafie_each_round_opens_with_the_kmotrs_deal_then_the_crew():
     assert tv["plot_learnt"] is None  # only at the end
 
 
+def window(g):
+    """The window open now: its kind and who is asked."""
+    shown = g.view()["window"]
+    return shown["kind"], shown["asked"]
+
+
 def mafie_waiting(g):
     from engines import mafie
 
@@ -277,7 +283,7 @@ def test_strong_leader_makes_its_holder_the_kmotr_before_a_proposal():
     g.propose([0, 1])
     g.vote(approve=set())                                  # rejected: Kmotr → 1, then the window
     assert g.phase == "plot_window" and mafie_waiting(g) == [3]
-    assert g.view()["window"] == {"kind": "pre_proposal", "asked": 3}
+    assert window(g) == ("pre_proposal", 3)
     g.refuse(5, {"type": "play_plot_card", "card": 2}, "not_your_plot_card")
     g.refuse(3, {"type": "play_plot_card", "card": 2}, "not_your_plot_card")  # not the window's card
     g.act(3, {"type": "play_plot_card", "card": 1})
@@ -289,12 +295,16 @@ def test_no_confidence_cancels_an_approval_as_a_rejected_vote():
     g = table_with(["no_confidence", "strong_leader"], to=[5, 0 + 2])
     g.propose([0, 1])
     g.vote()
-    assert g.phase == "plot_window" and g.view()["window"] == {"kind": "no_confidence", "asked": 5}
+    assert g.phase == "plot_window" and window(g) == ("no_confidence", 5)
     g.act(5, {"type": "play_plot_card", "card": 1})
     # counted as a failed vote: the Kmotr token moves on; Strong Leader's holder (2) is asked next
     assert g.state["rejections"] == 1 and g.kmotr == 1
-    assert g.view()["window"] == {"kind": "pre_proposal", "asked": 2}
+    assert window(g) == ("pre_proposal", 2)
     g.act(2, {"type": "pass_plot"})
+    # everyone asked has answered: the window stays open until the game master closes it
+    assert g.phase == "plot_window" and mafie_waiting(g) == [] and g.view()["window"]["asked"] is None
+    g.refuse(2, {"type": "close_window"}, "not_your_turn")
+    g.close_window()
     assert g.phase == "team_selection" and g.kmotr == 1
 
 
@@ -315,9 +325,10 @@ def test_in_the_spotlight_shows_one_crew_members_card_with_their_name_at_the_rev
     g = table_with(["in_the_spotlight", "opinion_maker"], to=[2, 5])
     g.propose([1, 2])
     g.vote()
-    assert g.view()["window"] == {"kind": "spotlight", "asked": 2}
+    assert window(g) == ("spotlight", 2)
     g.refuse(2, {"type": "play_plot_card", "card": 1, "target": 4}, "not_on_crew")
     g.act(2, {"type": "play_plot_card", "card": 1, "target": 1})   # before anyone chooses a card
+    g.close_window()
     assert g.phase == "action_play" and g.view()["spotlight"] == 1
     g.play(fails={1})
     assert g.view()["last_action"]["spotlight"] == {"seat": 1, "card": "fail"}
@@ -329,16 +340,17 @@ def test_keeping_a_close_eye_sees_one_card_privately_each_crew_member_once():
     g.propose([0, 2])
     g.vote()
     g.play()  # seats 0 and 2 are mafiosi: two successes
-    assert g.view()["window"] == {"kind": "close_eye", "asked": 5}   # from the Kmotr (3) clockwise: 5, then 1
+    assert window(g) == ("close_eye", 5)   # from the Kmotr (3) clockwise: 5, then 1
     g.refuse(1, {"type": "play_plot_card", "card": 2, "target": 0}, "not_your_plot_card")
     g.act(5, {"type": "play_plot_card", "card": 1, "target": 0})
     assert g.view(5)["me"]["plot_learnt"] == [
         {"id": 1, "card": "keeping_close_eye", "about": 0, "action_card": "success"}]
     assert [e.audience for e in g.last if e.kind == "plot_learnt"] == [[5]]
-    assert g.view()["window"] == {"kind": "close_eye", "asked": 1}
+    assert window(g) == ("close_eye", 1)
     g.refuse(1, {"type": "play_plot_card", "card": 2, "target": 0}, "already_watched")
     g.refuse(1, {"type": "play_plot_card", "card": 2, "target": 4}, "not_on_crew")
     g.act(1, {"type": "pass_plot"})
+    g.close_window()
     assert g.phase in ("plot_window", "plot_deal", "team_selection")  # revealed; next round opened
     assert g.view()["last_action"]["successes"] == 2
     assert all(g.view(seat)["me"]["plot_learnt"] == [] for seat in range(7) if seat != 5)
@@ -348,7 +360,7 @@ def test_two_strong_leaders_in_one_window_only_the_first_in_poll_order_is_played
     g = table_with(["strong_leader", "strong_leader"], to=[5, 3])
     g.propose([0, 1])
     g.vote(approve=set())                        # Kmotr → 1; asked from 1 clockwise: 3, then 5
-    assert g.view()["window"] == {"kind": "pre_proposal", "asked": 3}
+    assert window(g) == ("pre_proposal", 3)
     g.act(3, {"type": "play_plot_card", "card": 2})
     assert g.phase == "team_selection" and g.kmotr == 3   # the window closed: 5 is not asked
     assert [h["holder"] for h in g.view()["plot"]["held"]] == [5]
@@ -360,7 +372,7 @@ def test_a_taken_card_works_for_its_new_holder():
     g.act(2, {"type": "take_plot_card", "target": 5, "card": 1})
     g.propose([0, 1])
     g.vote(approve=set())
-    assert g.view()["window"] == {"kind": "pre_proposal", "asked": 2}  # the taken Strong Leader
+    assert window(g) == ("pre_proposal", 2)  # the taken Strong Leader
     g.act(2, {"type": "play_plot_card", "card": 1})
     assert g.kmotr == 2
 
@@ -370,8 +382,10 @@ def test_spotlight_and_close_eye_on_the_same_crew_member_are_both_allowed():
     g.propose([1, 2])
     g.vote()
     g.act(3, {"type": "play_plot_card", "card": 1, "target": 2})
+    g.close_window()
     g.play()
     g.act(5, {"type": "play_plot_card", "card": 2, "target": 2})
+    g.close_window()
     assert g.view(5)["me"]["plot_learnt"][0]["action_card"] == "success"
     assert g.view()["last_action"]["spotlight"] == {"seat": 2, "card": "success"}
 
