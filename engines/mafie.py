@@ -132,11 +132,9 @@ OPTIONS = [
                 "only after two actions succeeded (Czech rulebook, Změna pořadí akcí)."),
     Option("blind_detectives", "Detectives don't know each other", False,
            help="Skip the detective meeting (Czech rulebook, Detektivové se neznají)."),
-    # Issue 4, in progress: the deal and the immediate cards work; the reaction windows and the
-    # screens do not exist yet, so hosts are not offered these.
-    Option("plot_cards", "The Plot Thickens", False, offered=False,
+    Option("plot_cards", "The Plot Thickens", False,
            help="Plot cards: the Kmotr deals 1–3 each round (Czech rulebook, Smyčka se utahuje)."),
-    Option("plot_distribution", "Plot cards for 5–6 players", plot.CZ, kind="choice", offered=False,
+    Option("plot_distribution", "Plot cards for 5–6 players", plot.CZ, kind="choice",
            choices=((plot.CZ, "7 cards, 1 per round (Czech rulebook)"),
                     (plot.ULTRA, "10 cards, 2 per round")),
            help="Which deck and how many cards a round with 5–8 players uses."),

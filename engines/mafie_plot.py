@@ -1,17 +1,14 @@
 """Mafie expansion "Smyčka se utahuje" (The Plot Thickens): the plot cards, the deck, the
 Kmotr's deal and the immediate (★) cards — rules/mafie.md §A.3.3.
 
-WORK IN PROGRESS (issue 4): the deal and the immediate cards are wired into ``engines.mafie``
-(phase ``plot_deal`` at the start of every round, option ``plot_cards``, not yet offered to
-hosts); the reaction windows (Strong Leader, No Confidence, In the Spotlight, Keeping a Close
-Eye on You), Opinion Maker's open vote and the screens come next.  It works on a small
-sub-state that ``engines.mafie`` keeps under ``state["plot"]`` (public) and
-``state["secret"]["plot"]``:
+``engines.mafie`` plays them (option ``plot_cards``): the deal at the start of every round,
+the reaction windows and Opinion Maker live there.  This module works on a small sub-state
+that ``engines.mafie`` keeps under ``state["plot"]`` (public) and ``state["secret"]["plot"]``:
 
     plot   = {"held":   [{"id", "card", "holder"}],   # every card in front of a player: public
               "drawn":  [{"id", "card"}],             # drawn this round, not yet handed out
               "pending": None | {"id", "card", "seat"},  # a ★ card waiting for its holder's choice
-              "log":    [{"id", "card", "seat", "target"?, "from"?}],  # every card dealt and used
+              "log":    [{"id", "card", "seat", "use", "target"?, "taken"?}],  # every card dealt and used
               "next_id": int}
     secret = {"deck": [card, ...],                    # face down; the order is the future
               "results": [[{"id", "card", "about", "role"}], ...]}   # per seat: what it learnt

@@ -56,6 +56,7 @@ def version_marker(version: int) -> str:
 def _option_rows(slug: str, chosen: dict) -> list[dict]:
     ruleset = registry.get(slug)
     labels = getattr(presenter(slug), "OPTION_LABELS", {})
+    choice_words = getattr(presenter(slug), "OPTION_CHOICES", {})
     rows = []
     for option in ruleset.options():
         option: Option
@@ -63,7 +64,9 @@ def _option_rows(slug: str, chosen: dict) -> list[dict]:
             continue
         label, help_text = labels.get(option.key, (option.label, option.help))
         rows.append({"key": option.key, "label": label, "help": help_text, "kind": option.kind,
-                     "value": chosen.get(option.key, option.default), "choices": option.choices})
+                     "value": chosen.get(option.key, option.default),
+                     "choices": [(value, choice_words.get(option.key, {}).get(value, text))
+                                 for value, text in option.choices]})
     return rows
 
 

@@ -351,6 +351,15 @@ OPTION_LABELS = {
                   gettext_lazy("The Godfather first picks which job to attempt; job 5 only after two successes.")),
     "blind_detectives": (gettext_lazy("Detectives don't know each other"),
                          gettext_lazy("Skip the detective meeting.")),
+    "plot_cards": (gettext_lazy("The Plot Thickens"),
+                   gettext_lazy("Plot cards: each round the Godfather hands out 1–3 of them, face up.")),
+    "plot_distribution": (gettext_lazy("Plot cards with 5–8 players"),
+                          gettext_lazy("The Czech rulebook: 7 cards and 1 a round for 5–6 players, 2 a round "
+                                       "for 7–8. Or 10 cards for 5–6 and 2 a round up to 8 players.")),
+}
+
+OPTION_CHOICES = {
+    "plot_distribution": {"cz": gettext_lazy("Czech rulebook"), "ultraboardgames": gettext_lazy("10 cards, 2 a round")},
 }
 
 

@@ -1,7 +1,7 @@
 """The Plot Thickens (rules/mafie.md §A.3.3): deck, draw, the Kmotr's deal, the ★ cards.
 
-The first tests drive the module's functions directly; the last ones play it inside Mafie
-(issue 4 in progress: the deal and the immediate cards are wired, the windows are not yet).
+The first tests drive the module's functions directly; the others play it inside Mafie.
+
 """
 
 from __future__ import annotations

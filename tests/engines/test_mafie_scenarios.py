@@ -305,13 +305,13 @@ def test_A_1_forced_deal_keys_are_optional():
     assert state["kmotr"] == rng(9, "kmotr").randrange(5)
 
 
-def test_options_are_targeting_and_blind_detectives_and_the_expansion_not_yet_offered():
+def test_options_are_the_two_variants_and_the_expansion():
     options = RULESET.options()
     assert [(o.key, o.label, o.default, o.offered) for o in options] == [
         ("targeting", "Change the order of actions", False, True),
         ("blind_detectives", "Detectives don't know each other", False, True),
-        ("plot_cards", "The Plot Thickens", False, False),   # issue 4: screens not built yet
-        ("plot_distribution", "Plot cards for 5–6 players", "cz", False)]
+        ("plot_cards", "The Plot Thickens", False, True),
+        ("plot_distribution", "Plot cards for 5–6 players", "cz", True)]
     with pytest.raises(ValueError):
         RULESET.setup(5, {"targeting": False}, 1)
     with pytest.raises(ValueError):

@@ -165,13 +165,16 @@ def test_host_configures_reorders_and_kicks_in_the_lobby():
                                               "opt-targeting": "on"}).status_code == 204
     room.refresh_from_db()
     assert room.options == {"targeting": True, "blind_detectives": False,
-                            "plot_cards": False, "plot_distribution": "cz"}  # not offered yet: defaults
-    # An option not offered to hosts yet (issue 4's expansion) cannot be switched on by a forged post.
-    refused = host.post(f"/r/{room.code}/host", {"command": "configure", "ruleset": "mafie", "opt-plot_cards": "on"})
-    assert refused.status_code == 400 and "plot_cards" in refused.content.decode()
+                            "plot_cards": False, "plot_distribution": "cz"}
+    assert host.post(f"/r/{room.code}/host", {"command": "configure", "ruleset": "mafie", "opt-plot_cards": "on",
+                                              "opt-plot_distribution": "ultraboardgames"}).status_code == 204
     room.refresh_from_db()
-    assert room.options["plot_cards"] is False and room.options["targeting"] is True
-    assert "Plot Thickens" not in host.get(f"/r/{room.code}/").content.decode()
+    assert room.options["plot_cards"] is True and room.options["plot_distribution"] == "ultraboardgames"
+    refused = host.post(f"/r/{room.code}/host", {"command": "configure", "ruleset": "mafie",
+                                                 "opt-plot_distribution": "twenty"})
+    assert refused.status_code == 400
+    room.refresh_from_db()
+    assert room.options["plot_distribution"] == "ultraboardgames"
     assert host.post(f"/r/{room.code}/host", {"command": "configure", "ruleset": "chess"}).status_code == 400
     assert host.post(f"/r/{room.code}/host", {"command": "down", "player": players[0].pk}).status_code == 204
     assert [p.name for p in room.players.all()][:2] == ["Bob", "Alice"]
@@ -214,3 +217,20 @@ def test_tv_shows_no_host_controls_to_other_browsers():
     room, _ = room_with_players(5)
     assert b"Host controls" in host_client(room).get(f"/r/{room.code}/").content
     assert b"Host controls" not in Client().get(f"/r/{room.code}/").content
+
+
+def test_an_option_not_offered_to_hosts_is_neither_shown_nor_accepted(monkeypatch):
+    """An option whose screens are still being built (``Option.offered = False``) stays hidden."""
+    import dataclasses
+
+    from engines import mafie
+
+    hidden = [dataclasses.replace(o, offered=False) if o.key == "plot_cards" else o for o in mafie.OPTIONS]
+    monkeypatch.setattr(mafie, "OPTIONS", hidden)
+    room, _players = room_with_players(5)
+    host = host_client(room)
+    assert "Plot Thickens" not in host.get(f"/r/{room.code}/").content.decode()
+    refused = host.post(f"/r/{room.code}/host", {"command": "configure", "ruleset": "mafie", "opt-plot_cards": "on"})
+    assert refused.status_code == 400 and "plot_cards" in refused.content.decode()
+    room.refresh_from_db()
+    assert room.options.get("plot_cards", False) is False

@@ -1,0 +1,119 @@
+"""The Plot Thickens in real browsers: a TV and seven phones play Mafie with plot cards on.
+
+The host switches the expansion on in the lobby; each round the Godfather's phone hands out the
+drawn cards (shown face up on the TV), immediate cards are carried out on their holders' phones,
+reaction windows ask their holders (who play or pass) and close by themselves after their
+minimum time; the Opinion Maker votes first.  Players act as the phones offer: the first plot
+button, approve, detectives sabotage.  What a plot card shows reaches one phone only, and the
+TV's final reveal lists the plot cards played.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import expect
+
+from .conftest import Daphne, needs_chromium, pick_crew
+
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
+NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
+STEP_LIMIT = 300   # actions; a 7-player game needs far fewer
+
+
+@pytest.fixture
+def daphne(transactional_db, output_dir):
+    server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
+    server.env["PLOT_WINDOW_MIN_SECONDS"] = "0.5"   # windows still close by themselves, sooner
+    server.start()
+    yield server
+    server.stop()
+    server.log.close()
+
+
+def join(browser, url: str, name: str):
+    phone = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True).new_page()
+    phone.goto(url)
+    phone.fill("input[name=name]", name)
+    phone.click("button[type=submit]")
+    expect(phone.locator("#ph-panel")).to_contain_text("You're in")
+    return phone
+
+
+def tv_version(tv) -> int:
+    marker = tv.locator("#sv")
+    return int(marker.get_attribute("data-v")) if marker.count() else -1
+
+
+def act_once(tv, phones, roles) -> bool:
+    """One phone that can act does (as a player would); False if nobody can act now."""
+    for name, phone in zip(NAMES, phones):
+        panel = phone.locator("#ph-panel")
+        if panel.locator(".plot-choice button").count():
+            panel.locator(".plot-choice button").first.click()
+        elif panel.locator("button[value=ready]").count():
+            panel.locator("button[value=ready]").click()
+        elif panel.locator("form.pick-team").count():
+            pick_crew(tv, phones, NAMES)
+        elif panel.locator("button[value=approve]").count():
+            panel.locator("button[value=approve]").click()
+        elif panel.locator("button[value=fail]").count():
+            card = "fail" if roles[NAMES.index(name)] == "Detective" else "success"
+            panel.locator(f"button[value={card}]").click()
+        else:
+            continue
+        return True
+    return False
+
+
+def test_tv_and_seven_phones_play_the_plot_thickens_to_a_winner(daphne, browser, output_dir):
+    tv = browser.new_context(viewport={"width": 1600, "height": 900}).new_page()
+    tv.goto(daphne.url + "/")
+    tv.select_option("select[name=language]", "en")
+    tv.click("text=Create a room")
+    join_url = tv.locator(".tv-join .url").inner_text()
+    phones = [join(browser, join_url, name) for name in NAMES]
+    expect(tv.locator("#tv-players .online")).to_have_count(7)
+    tv.check("input[name=opt-plot_cards]")   # the host switches the expansion on
+    expect(tv.locator("#tv-main .options")).to_contain_text("The Plot Thickens")
+    tv.click("#tv-host button.start")
+    roles = []
+    for phone in phones:
+        expect(phone.locator("#ph-role .role-name")).to_have_count(1)
+        roles.append(phone.locator("#ph-role .role-name").inner_text())
+    assert sorted(roles) == ["Detective"] * 3 + ["Mafioso"] * 4
+
+    saw_deal = saw_window = False
+    for _ in range(STEP_LIMIT):
+        if tv.locator("#tv-main .result").count():
+            break
+        if tv.locator("#tv-main .plot-drawn").count() and not saw_deal:
+            saw_deal = True   # the drawn cards, face up on the TV; only the Godfather's phone hands them out
+            tv.screenshot(path=str(output_dir / "tv-deal.png"))
+            dealers = [p for p in phones if p.locator("#ph-panel .plot-choice").count()]
+            assert len(dealers) == 1
+        if tv.locator("#tv-main .plot-window").count():
+            saw_window = True
+        before = tv_version(tv)
+        if not act_once(tv, phones, roles):
+            pass   # nobody can act: a window is waiting for its minimum time
+        tv.wait_for_function("v => { const m = document.querySelector('#sv'); return m && +m.dataset.v > v; }",
+                             arg=before, timeout=10_000)
+    else:
+        pytest.fail(f"no winner after {STEP_LIMIT} steps")
+
+    assert saw_deal
+    expect(tv.locator("#tv-main .result h2")).to_contain_text(re.compile("win!"))
+    expect(tv.locator("#tv-main .reveal li")).to_have_count(7)
+    expect(tv.locator("#tv-main .plot-log li").first).to_be_visible()   # the plot cards played
+    # Whatever a plot card showed is on one phone each (inside its press-and-hold card), and all
+    # of it on the TV only now, at the end.
+    learnt = [phone.locator("#ph-role .learnt").count() for phone in phones]
+    shown_on_tv = tv.locator("#tv-main .result .learnt").count()
+    assert shown_on_tv == sum(1 for n in learnt if n)
+    tv.screenshot(path=str(output_dir / "tv-end.png"))
+    phones[0].screenshot(path=str(output_dir / "phone-end.png"))
+    print(f"windows seen: {saw_window}; facts learnt per phone: {learnt}")
