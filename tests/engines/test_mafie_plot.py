@@ -1,7 +1,6 @@
 """The Plot Thickens (rules/mafie.md §A.3.3): deck, draw, the Kmotr's deal, the ★ cards.
 
 The first tests drive the module's functions directly; the others play it inside Mafie.
-
 """
 
 from __future__ import annotations
@@ -435,3 +434,150 @@ def test_the_tv_announces_every_card_handed_out_and_used():
     said = [(n["code"], n["params"]) for n in g.state["narration"]]
     assert ("plot_used", {"seat": 6, "card": "overheard_conversation", "target": 5}) in said
     assert all("role" not in params for _, params in said)   # what was learnt stays on one phone
+
+
+# --------------------------------------------------------------------------------------------
+# The rules file's scenarios (rules/mafie.md §A.5)
+# --------------------------------------------------------------------------------------------
+
+def ordered_deck(players: int, first: list[str]) -> list[str]:
+    rest = list(plot.deck(players))
+    for card in first:
+        rest.remove(card)
+    return first + rest
+
+
+def test_A_S12_plot_deal_at_5_players():
+    from tests.engines.mafie_helpers import Table
+
+    g = Table(5, detectives={3, 4}, kmotr=0, plot_deck=ordered_deck(5, ["strong_leader"]), plot_cards=True)
+    g.ready_all()
+    assert [c["card"] for c in g.view()["plot"]["drawn"]] == ["strong_leader"]   # 1 card, on the TV
+    g.refuse(0, {"type": "assign_plot_card", "card": 1, "to": 0}, "plot_to_self")
+    g.act(0, {"type": "assign_plot_card", "card": 1, "to": 2})
+    assert g.view()["plot"]["held"] == [{"id": 1, "card": "strong_leader", "holder": 2}]
+    drawn = 1
+    while g.phase != "game_over":   # five rounds at most: at most five cards drawn
+        g.pass_plot_cards()
+        if g.phase == "team_selection":
+            g.propose([g.kmotr, (g.kmotr + 1) % 5][:g.view()["team_size"]] if g.view()["team_size"] == 2
+                      else [(g.kmotr + i) % 5 for i in range(g.view()["team_size"])])
+            g.vote()
+            g.pass_plot_cards()
+            g.play()
+            g.pass_plot_cards()
+    assert g.state["plot"]["next_id"] - 1 <= 5 and len(g.state["secret"]["plot"]["deck"]) >= 2
+
+
+def test_A_S15_strong_leader_at_round_start_deals_the_plot_cards():
+    from tests.engines.mafie_helpers import Table
+
+    deck = ordered_deck(9, ["strong_leader", "keeping_close_eye", "keeping_close_eye",
+                            "no_confidence", "opinion_maker", "in_the_spotlight"])
+    g = Table(9, detectives={0, 5, 8}, kmotr=3, plot_deck=deck, plot_cards=True)
+    g.ready_all()
+    for card_id, seat in ((1, 7), (2, 1), (3, 2)):
+        g.act(3, {"type": "assign_plot_card", "card": card_id, "to": seat})
+    g.propose([3, 4, 6])
+    g.vote()
+    g.play()
+    assert window(g) == ("close_eye", 1)
+    g.act(1, {"type": "pass_plot"})
+    g.act(2, {"type": "pass_plot"})
+    g.close_window()
+    # Action 2 starts with Kmotr P4; P7's Strong Leader is asked before the deal.
+    assert g.state["round"] == 2 and g.kmotr == 4 and window(g) == ("pre_proposal", 7)
+    g.act(7, {"type": "play_plot_card", "card": 1})
+    assert g.kmotr == 7 and g.phase == "plot_deal" and len(g.view()["plot"]["drawn"]) == 3
+    assert mafie_waiting(g) == [7]   # P7 deals the round's cards
+    g.refuse(7, {"type": "assign_plot_card", "card": 4, "to": 7}, "plot_to_self")
+    for card_id, seat in ((4, 0), (5, 2), (6, 5)):
+        g.act(7, {"type": "assign_plot_card", "card": card_id, "to": seat})
+    assert g.phase == "team_selection" and g.kmotr == 7 and g.view()["team_size"] == 4
+
+
+def test_A_S16_opinion_makers_at_6_and_at_8_players():
+    g = table_with(["opinion_maker"], to=[2], players=6, detectives={0, 5}, kmotr=0)   # 1 card a round
+    g.propose([0, 1] if g.view()["team_size"] == 2 else [0, 1, 3])
+    assert mafie_waiting(g) == [2]
+    g.act(2, {"type": "vote", "approve": False})
+    assert g.view()["opinion"]["votes"] == [[2, False]]
+    narration = [n["code"] for n in g.state["narration"]]
+    assert "opinion_votes" in narration
+    g2 = table_with(["opinion_maker", "opinion_maker"], to=[2, 5], players=8, detectives={0, 3, 6}, kmotr=0)
+    g2.propose([0, 1, 3][:g2.view()["team_size"]])
+    assert mafie_waiting(g2) == [2, 5]
+    g2.act(5, {"type": "vote", "approve": True})
+    assert g2.view()["opinion"]["votes"] is None   # secret until both are in
+    g2.act(2, {"type": "vote", "approve": True})
+    assert g2.view()["opinion"]["votes"] == [[2, True], [5, True]] and len(mafie_waiting(g2)) == 6
+
+
+def test_A_S18_in_the_spotlight_on_a_two_fail_action():
+    from tests.engines.mafie_helpers import Table
+
+    g = Table(7, detectives={2, 4, 6}, kmotr=0, plot_deck=ordered_deck(7, ["in_the_spotlight", "opinion_maker"]),
+              plot_cards=True)
+    g.ready_all()
+    g.act(0, {"type": "assign_plot_card", "card": 1, "to": 1})
+    g.act(0, {"type": "assign_plot_card", "card": 2, "to": 3})
+    for _ in range(3):   # actions 1–3: successes and failures so that action 4 comes (S, F, F)
+        g.pass_plot_cards()
+        size = g.view()["team_size"]
+        crew = [0, 1, 3, 5][:size] if g.state["round"] == 1 else [0, 2, 4, 6][:size]
+        g.propose(crew)
+        g.vote()
+        g.pass_plot_cards()
+        g.play(fails={2} if g.state["round"] > 1 else set())
+        g.pass_plot_cards()
+    assert g.state["round"] == 4 and g.view()["fails_needed"] == 2
+    g.pass_plot_cards()
+    g.propose([0, 2, 4, 6])
+    g.vote()
+    while window(g)[0] != "spotlight":   # no No Confidence played
+        kind, asked = window(g)
+        g.act(asked, {"type": "pass_plot"}) if asked is not None else g.close_window()
+    assert window(g) == ("spotlight", 1)
+    g.act(1, {"type": "play_plot_card", "card": 1, "target": 6})
+    g.close_window()
+    g.play(fails={6})
+    g.pass_plot_cards()   # a Close Eye may look before the reveal
+    last = g.view()["last_action"]
+    assert last["slot"] == 4 and last["result"] == "success" and last["fails"] == 1   # f = 1 < 2
+    assert last["spotlight"] == {"seat": 6, "card": "fail"}
+
+
+def test_A_S20_establish_confidence_and_open_up():
+    from tests.engines.mafie_helpers import Table
+
+    g = Table(9, detectives={0, 4, 7}, kmotr=0,
+              plot_deck=ordered_deck(9, ["establish_confidence", "open_up", "no_confidence"]), plot_cards=True)
+    g.ready_all()
+    g.act(0, {"type": "assign_plot_card", "card": 1, "to": 3})
+    assert g.view(3)["me"]["plot_learnt"] == [{"id": 1, "card": "establish_confidence", "about": 0, "role": "detective"}]
+    g.act(0, {"type": "assign_plot_card", "card": 2, "to": 5})
+    g.act(5, {"type": "open_up", "target": 8})
+    assert g.view(8)["me"]["plot_learnt"] == [{"id": 2, "card": "open_up", "about": 5, "role": "mafioso"}]
+    g.act(0, {"type": "assign_plot_card", "card": 3, "to": 7})
+    assert g.view()["plot"]["held"] == [{"id": 3, "card": "no_confidence", "holder": 7}]   # face up
+    assert all(g.view(seat)["me"]["plot_learnt"] == [] for seat in (0, 1, 2, 4, 5, 6, 7))
+
+
+def test_take_responsibility_can_take_the_opinion_maker_which_then_works_for_its_new_holder():
+    g = table_with(["opinion_maker", "take_responsibility"], to=[4, 2])
+    g.act(2, {"type": "take_plot_card", "target": 4, "card": 1})
+    g.propose([0, 1])
+    assert mafie_waiting(g) == [2]
+
+
+def test_with_targeting_the_deal_comes_once_per_action_attempt_not_per_proposal():
+    from tests.engines.mafie_helpers import Table
+
+    g = Table(7, detectives={1, 4, 6}, kmotr=0, plot_deck=ordered_deck(7, ["opinion_maker", "keeping_close_eye"]),
+              plot_cards=True, targeting=True)
+    g.ready_all()
+    g.act(0, {"type": "assign_plot_card", "card": 1, "to": 3})
+    g.act(0, {"type": "assign_plot_card", "card": 2, "to": 5})
+    g.propose([0, 1], slot=1)
+    g.vote(approve=set())                 # rejected: the same attempt goes on, no new deal
+    assert g.phase == "team_selection" and g.state["plot"]["next_id"] == 3
