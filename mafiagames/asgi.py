@@ -2,6 +2,7 @@
 
 import gc
 import os
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.core.asgi import get_asgi_application
@@ -51,6 +52,20 @@ application = ProtocolTypeRouter({
     "websocket": SameOriginValidator(URLRouter(websocket_urlpatterns)),
 })
 
-# Everything alive now (Django, the URL conf, the engines) lives as long as the process: out of
-# the cyclic collector's sight, the rare full collections have far less to walk.
+
+
+def _compile_templates() -> None:
+    """Compile every template now, not on first use: otherwise the first vote, the first reveal
+    of the evening, … each wait for Django to parse their templates (a few ms each)."""
+    from django.conf import settings
+    from django.template.loader import get_template
+
+    for folder in settings.TEMPLATES[0]["DIRS"]:
+        for path in sorted(Path(folder).rglob("*.html")):
+            get_template(str(path.relative_to(folder)))   # its partials ("x.html#part") with it
+
+
+_compile_templates()
+# Everything alive now (Django, the URL conf, the engines, the templates) lives as long as the
+# process: out of the cyclic collector's sight, the rare full collections have far less to walk.
 gc.freeze()

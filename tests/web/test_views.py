@@ -234,3 +234,18 @@ def test_an_option_not_offered_to_hosts_is_neither_shown_nor_accepted(monkeypatc
     assert refused.status_code == 400 and "plot_cards" in refused.content.decode()
     room.refresh_from_db()
     assert room.options.get("plot_cards", False) is False
+
+
+def test_every_template_is_compiled_when_the_server_starts():
+    """asgi.py compiles them up front: no player waits for a template's first parse mid-game."""
+    from pathlib import Path
+
+    from django.conf import settings
+    from django.template import engines
+
+    import mafiagames.asgi  # noqa: F401 - importing it is the server start
+
+    loader = engines["django"].engine.template_loaders[0]
+    cached = set(loader.get_template_cache)
+    folder = Path(settings.TEMPLATES[0]["DIRS"][0])
+    assert {str(path.relative_to(folder)) for path in folder.rglob("*.html")} <= cached
