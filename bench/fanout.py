@@ -494,12 +494,7 @@ async def baseline(rooms: int, clients: int, rate: float, duration: float, size:
                 "frame_bytes": size, "server_cpu_ms_per_tap": 1000 * cpu / max(1, len(taps.sent)),
                 "server_cpu_percent": 100 * cpu / elapsed}
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        scaleout.stop_process(process)
 
 
 class BaselineTaps:

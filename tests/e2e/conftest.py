@@ -90,6 +90,18 @@ def browser():
         chromium.close()
 
 
+def join_phone(browser, url: str, name: str, width: int = 375, init_script: str | None = None):
+    """A phone in its own browser context follows the join URL and takes a seat as ``name``."""
+    phone = browser.new_context(viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True).new_page()
+    if init_script:
+        phone.add_init_script(init_script)
+    phone.goto(url)
+    phone.fill("input[name=name]", name)
+    phone.click("button[type=submit]")
+    expect(phone.locator("#ph-panel")).to_contain_text("You're in")
+    return phone
+
+
 def pick_crew(tv, phones, names) -> int:
     """The Godfather named on the TV ticks the first seats of a crew of the size his phone asks
     for and calls the vote; returns the crew size."""

@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import needs_chromium, pick_crew
+from .conftest import join_phone, needs_chromium, pick_crew
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "<i>Eve</i>"]
@@ -29,15 +29,6 @@ def peek_role(phone) -> str:
     phone.mouse.up()
     expect(card.locator(".secret")).to_be_hidden()
     return role
-
-
-def join(browser, url: str, name: str):
-    phone = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True).new_page()
-    phone.goto(url)
-    phone.fill("input[name=name]", name)
-    phone.click("button[type=submit]")
-    expect(phone.locator("#ph-panel")).to_contain_text("You're in")
-    return phone
 
 
 def kmotr_proposes(tv, phones):
@@ -72,7 +63,7 @@ def test_tv_and_five_phones_play_mafie_to_a_winner(live_daphne, browser, output_
     join_url = tv.locator(".tv-join .url").inner_text()
     assert re.fullmatch(rf"{live_daphne.url}/j/[A-Z]{{4}}/", join_url)
 
-    phones = [join(browser, join_url, name) for name in NAMES]
+    phones = [join_phone(browser, join_url, name) for name in NAMES]
     expect(tv.locator("#tv-players .online")).to_have_count(5)
     expect(tv.locator("#tv-players")).to_contain_text("<i>Eve</i>")  # shown as text, not markup
     tv.click("#tv-host button.start")

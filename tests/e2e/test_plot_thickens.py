@@ -17,7 +17,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
-from .conftest import Daphne, needs_chromium, pick_crew
+from .conftest import Daphne, join_phone, needs_chromium, pick_crew
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
@@ -32,15 +32,6 @@ def daphne(transactional_db, output_dir):
     yield server
     server.stop()
     server.log.close()
-
-
-def join(browser, url: str, name: str):
-    phone = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True).new_page()
-    phone.goto(url)
-    phone.fill("input[name=name]", name)
-    phone.click("button[type=submit]")
-    expect(phone.locator("#ph-panel")).to_contain_text("You're in")
-    return phone
 
 
 def tv_version(tv) -> int:
@@ -75,7 +66,7 @@ def test_tv_and_seven_phones_play_the_plot_thickens_to_a_winner(daphne, browser,
     tv.select_option("select[name=language]", "en")
     tv.click("text=Create a room")
     join_url = tv.locator(".tv-join .url").inner_text()
-    phones = [join(browser, join_url, name) for name in NAMES]
+    phones = [join_phone(browser, join_url, name, width=360) for name in NAMES]
     expect(tv.locator("#tv-players .online")).to_have_count(7)
     tv.check("input[name=opt-plot_cards]")   # the host switches the expansion on
     expect(tv.locator("#tv-main .options")).to_contain_text("The Plot Thickens")

@@ -16,7 +16,7 @@ import pytest
 import redis
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import needs_chromium, pick_crew
+from tests.e2e.conftest import join_phone, needs_chromium, pick_crew
 
 pytestmark = [needs_chromium]
 
@@ -33,13 +33,7 @@ document.addEventListener('htmx:wsAfterMessage', () => { window.__messages += 1;
 
 
 def open_phone(browser, url: str, name: str):
-    phone = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True).new_page()
-    phone.add_init_script(SOCKET_LOG)
-    phone.goto(url)
-    phone.fill("input[name=name]", name)
-    phone.click("button[type=submit]")
-    expect(phone.locator("#ph-panel")).to_contain_text("You're in")
-    return phone
+    return join_phone(browser, url, name, init_script=SOCKET_LOG)
 
 
 def peek_role(phone) -> str:
