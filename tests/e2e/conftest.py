@@ -90,6 +90,17 @@ def browser():
         chromium.close()
 
 
+def open_tv(browser, base_url: str, init_script: str | None = None):
+    """The host's TV browser creates an English room; returns the page and the join URL it shows."""
+    tv = browser.new_context(viewport={"width": 1600, "height": 900}).new_page()
+    if init_script:
+        tv.add_init_script(init_script)
+    tv.goto(base_url + "/")
+    tv.select_option("select[name=language]", "en")
+    tv.click("text=Create a room")
+    return tv, tv.locator(".tv-join .url").inner_text()
+
+
 def join_phone(browser, url: str, name: str, width: int = 375, init_script: str | None = None):
     """A phone in its own browser context follows the join URL and takes a seat as ``name``."""
     phone = browser.new_context(viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True).new_page()

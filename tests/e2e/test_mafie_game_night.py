@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import join_phone, needs_chromium, pick_crew
+from .conftest import join_phone, needs_chromium, open_tv, pick_crew
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "<i>Eve</i>"]
@@ -56,11 +56,7 @@ def crew_plays(tv, phones, roles, refused):
 
 
 def test_tv_and_five_phones_play_mafie_to_a_winner(live_daphne, browser, output_dir):
-    tv = browser.new_context(viewport={"width": 1600, "height": 900}).new_page()
-    tv.goto(live_daphne.url + "/")
-    tv.select_option("select[name=language]", "en")
-    tv.click("text=Create a room")
-    join_url = tv.locator(".tv-join .url").inner_text()
+    tv, join_url = open_tv(browser, live_daphne.url)
     assert re.fullmatch(rf"{live_daphne.url}/j/[A-Z]{{4}}/", join_url)
 
     phones = [join_phone(browser, join_url, name) for name in NAMES]

@@ -17,7 +17,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
-from .conftest import Daphne, join_phone, needs_chromium, pick_crew
+from .conftest import Daphne, join_phone, needs_chromium, open_tv, pick_crew
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
@@ -61,11 +61,7 @@ def act_once(tv, phones, roles) -> bool:
 
 
 def test_tv_and_seven_phones_play_the_plot_thickens_to_a_winner(daphne, browser, output_dir):
-    tv = browser.new_context(viewport={"width": 1600, "height": 900}).new_page()
-    tv.goto(daphne.url + "/")
-    tv.select_option("select[name=language]", "en")
-    tv.click("text=Create a room")
-    join_url = tv.locator(".tv-join .url").inner_text()
+    tv, join_url = open_tv(browser, daphne.url)
     phones = [join_phone(browser, join_url, name, width=360) for name in NAMES]
     expect(tv.locator("#tv-players .online")).to_have_count(7)
     tv.check("input[name=opt-plot_cards]")   # the host switches the expansion on

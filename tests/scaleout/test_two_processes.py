@@ -16,7 +16,7 @@ import pytest
 import redis
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import join_phone, needs_chromium, pick_crew
+from tests.e2e.conftest import join_phone, needs_chromium, open_tv, pick_crew
 
 pytestmark = [needs_chromium]
 
@@ -75,12 +75,7 @@ def test_tv_on_process_a_and_phones_on_process_b_play_mafie(cluster, browser, ou
     a, b = cluster.a, cluster.b
 
     # The host's TV opens on A; phones follow the join URL to B, as a proxy might send them.
-    tv = browser.new_context(viewport={"width": 1600, "height": 900}).new_page()
-    tv.add_init_script(SOCKET_LOG)
-    tv.goto(a.url + "/")
-    tv.select_option("select[name=language]", "en")
-    tv.click("text=Create a room")
-    join_url = tv.locator(".tv-join .url").inner_text()
+    tv, join_url = open_tv(browser, a.url, init_script=SOCKET_LOG)
     assert join_url.startswith(a.url + "/j/")
     code = tv.locator(".tv-join .code").inner_text()
     phone_join_url = join_url.replace(a.url, b.url)
