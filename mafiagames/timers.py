@@ -35,7 +35,9 @@ _resumed: set[asyncio.AbstractEventLoop] = set()
 def observe(game: dict) -> None:
     """On the event loop, after a commit: note a window opening; schedule a due server move."""
     state, loop = game["state"], asyncio.get_running_loop()
-    if game.get("status") != "running":
+    if game.get("status") != "running":   # over: forget its windows
+        for key in [key for key in _opened if key[0] == game["id"]]:
+            del _opened[key]
         return
     window = state.get("window")
     if window:

@@ -82,6 +82,10 @@ async def test_an_answered_window_is_closed_by_the_server_after_its_minimum_time
         assert after.version == game.version + 2   # the pass, then exactly one close
         kinds = await database_sync_to_async(lambda: list(after.events.values_list("kind", flat=True)))()
         assert kinds.count("plot_window_closed") == 1
+        assert any(key[0] == game.pk for key in timers._opened)
+        timers.observe({"id": game.pk, "ruleset": game.ruleset, "state": after.state, "version": after.version,
+                        "status": "finished"})
+        assert not any(key[0] == game.pk for key in timers._opened)   # a game over is forgotten
     finally:
         await HUB.unregister(room.code, screen)
         screens.forget(room.code)
