@@ -437,9 +437,9 @@ def _open_window(state: State, events: list[Event], kind: str, then: str) -> boo
     queue = plot.poll(state["plot"], kind, state["kmotr"], state["players"])
     if not queue:
         return False
-    # "opened": which window this is (the turn it opened at), for the server's minimum time.
-    state["window"] = {"kind": kind, "queue": queue, "then": then, "opened": state["turn"] + 1}
     _next_turn(state, PLOT_WINDOW)
+    # "opened": which window this is (the turn it opened at), for the server's minimum time.
+    state["window"] = {"kind": kind, "queue": queue, "then": then, "opened": state["turn"]}
     _say(state, "plot_window", kind=kind, card=plot.WINDOWS[kind])
     return True
 
@@ -466,7 +466,7 @@ def _reveal_action(state: State, events: list[Event]) -> None:
     cards = state["secret"]["cards"]
     played = [cards[seat] for seat in state["team"]]
     fails = played.count(FAIL)
-    spotlight = state.get("spotlight")
+    spotlight = state["spotlight"]
     # One fail foils an action, two on the 4th with 7+ players (Czech rulebook, Průběh akce).
     result = FAIL if fails >= fails_needed(players, slot) else SUCCESS
     track = list(state["track"])
@@ -572,14 +572,14 @@ def vote(state: State, seat: int, action: Action) -> Result:
     if ballots[seat] is not None:
         raise IllegalAction("already_voted", "You have already voted")
     opinion = state["opinion"]
-    if opinion and opinion["votes"] is None and seat not in opinion["seats"]:
+    if _opinion_first(state) and seat not in opinion["seats"]:
         raise IllegalAction("opinion_first", "The Opinion Maker votes first")
     ballots = list(ballots)
     ballots[seat] = action["approve"]
     new = dict(state)
     new["secret"] = {**state["secret"], "ballots": ballots}
     events = [Event("vote_cast", {"seat": seat})]
-    if opinion and opinion["votes"] is None and all(ballots[s] is not None for s in opinion["seats"]):
+    if _opinion_first(state) and all(ballots[s] is not None for s in opinion["seats"]):
         # Two Opinion Makers choose secretly and are revealed together.
         votes = [[s, ballots[s]] for s in opinion["seats"]]
         new["opinion"] = {**opinion, "votes": votes}
@@ -590,6 +590,11 @@ def vote(state: State, seat: int, action: Action) -> Result:
     if None not in ballots:     # "the app waits for every vote" (rules A.2)
         _reveal_votes(new, events)
     return Result(new, events)
+
+
+def _opinion_first(state: State) -> bool:
+    """Are Opinion Makers still to vote before everyone else (rules §A.3.3, 5)?"""
+    return bool(state["opinion"]) and state["opinion"]["votes"] is None
 
 
 def play_action_card(state: State, seat: int, action: Action) -> Result:
@@ -747,7 +752,7 @@ def _is_int(value: Any) -> bool:
     return type(value) is int
 
 
-def _parse_ready(action: Action) -> None:
+def _no_fields(action: Action) -> None:
     pass
 
 
@@ -786,14 +791,14 @@ def _parse_plot_choice(action: Action) -> None:
 
 
 _ACTIONS = {
-    "ready": (_parse_ready, ready),
+    "ready": (_no_fields, ready),
     "propose_team": (_parse_propose_team, propose_team),
     "vote": (_parse_vote, vote),
     "play_action_card": (_parse_play_action_card, play_action_card),
     "assign_plot_card": (_parse_assign_plot_card, assign_plot_card),
     "play_plot_card": (_parse_play_plot_card, play_plot_card),
-    "close_window": (_parse_ready, close_window),
-    "pass_plot": (_parse_ready, pass_plot),
+    "close_window": (_no_fields, close_window),
+    "pass_plot": (_no_fields, pass_plot),
     **{verb: (_parse_plot_choice, carry_out_plot_card) for verb in plot.VERBS.values()},
 }
 
@@ -827,8 +832,7 @@ def waiting_for(state: State) -> list[int]:
     if phase == TEAM_SELECTION:
         return [state["kmotr"]]
     if phase == TEAM_VOTE:
-        opinion = state["opinion"]
-        first = opinion["seats"] if opinion and opinion["votes"] is None else range(players)
+        first = state["opinion"]["seats"] if _opinion_first(state) else range(players)
         return [seat for seat in first if state["secret"]["ballots"][seat] is None]
     if phase == ACTION_PLAY:
         cards = state["secret"]["cards"]
@@ -1001,7 +1005,7 @@ def _vote_view(record: dict | None) -> dict | None:
 def _me(state: State, seat: int) -> dict:
     """The viewer's own secrets — never their cast vote or played card (a glance gives nothing)."""
     secret = state["secret"]
-    return {
+    me = {
         "seat": seat,
         "role": secret["roles"][seat],
         "partners": _partners(state, seat),
@@ -1013,6 +1017,10 @@ def _me(state: State, seat: int) -> dict:
         "is_kmotr": seat == state["kmotr"],
         "plot_learnt": plot.learnt(secret["plot"], seat) if state["plot"] is not None else [],
     }
+    if state["plot"] is not None:
+        # The phone's plot buttons are exactly these (public facts and the seat's own place).
+        me["plot_moves"] = legal_actions(state, seat) if state["phase"] in (PLOT_DEAL, PLOT_WINDOW) else []
+    return me
 
 
 # --------------------------------------------------------------------------------------------

@@ -152,7 +152,7 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
     holds only fragments whose key names everything they show (room and language are fixed),
     so a phone's name line or role card is rendered once, not once per tap."""
     memo = {} if memo is None else memo
-    kept = {} if kept is None else kept
+    kept = {} if kept is None else _bounded(kept)
     me = next((p for p in table.players if p["id"] == player_id), None)
     game = table.game
     seat = game["seats"].index(player_id) if game and player_id in game["seats"] else None
@@ -186,7 +186,6 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
                 context.update(spectating=True)
         return context
 
-    _bounded(kept)
     with translation.override(table.language):
         return {frag: _render(keys[frag][0], ("ph", frag, *keys[frag][1]), f"screens/phone.html#{frag}",
                               make_context)

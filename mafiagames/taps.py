@@ -16,10 +16,8 @@ from django.utils.translation import gettext as _
 from engines.base import EngineError, MalformedAction
 
 from . import services, timers
-from .fanout import HUB
 from .models import Player, Room
 from .presenters import FormError, presenter
-from .tables import game_dict
 
 
 @dataclass(frozen=True)
@@ -58,8 +56,7 @@ def tap(room: Room, player_id: int, form) -> TapResult:
         except EngineError as exc:
             status = 400 if isinstance(exc, MalformedAction) else 409
             return TapResult(status, presenter(room.ruleset).error_message(exc))
-        # The game master may have a move to make later (a reaction window to close).
-        HUB.call_soon_threadsafe(timers.observe, game_dict(game))
+        timers.after_commit(game)   # the game master may owe it a move (a window to close)
         return TapResult(204, "", game.room_version)
 
 

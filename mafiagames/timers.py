@@ -32,6 +32,17 @@ _armed: set[tuple[int, int]] = set()          # (game id, version) with a move s
 _resumed: set[asyncio.AbstractEventLoop] = set()
 
 
+def after_commit(game) -> None:
+    """From the writer thread, after a game changed: hand it to the event loop only if the game
+    master may owe it a move now or soon (a reaction window is open) — not on every tap."""
+    from .fanout import HUB
+    from .tables import game_dict
+
+    if (game.status != "running" or game.state.get("window")
+            or registry.get(game.ruleset).legal_actions(game.state, None)):
+        HUB.call_soon_threadsafe(observe, game_dict(game))
+
+
 def observe(game: dict) -> None:
     """On the event loop, after a commit: note a window opening; schedule a due server move."""
     state, loop = game["state"], asyncio.get_running_loop()

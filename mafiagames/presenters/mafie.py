@@ -11,6 +11,8 @@ from django.utils.translation import gettext_lazy
 
 import json
 
+from engines.mafie_plot import WINDOWS
+
 from . import FormError
 
 TEMPLATE_DIR = "engines/mafie"
@@ -203,8 +205,6 @@ PLOT_WINDOW_TITLES = {
     "spotlight": gettext_lazy("In the Spotlight?"),
     "close_eye": gettext_lazy("Keeping a Close Eye on You?"),
 }
-WINDOW_CARDS = {"pre_proposal": "strong_leader", "no_confidence": "no_confidence",
-                "spotlight": "in_the_spotlight", "close_eye": "keeping_close_eye"}
 
 
 def _plot_context(view: dict, names: list[str]) -> dict:
@@ -226,7 +226,7 @@ def _plot_context(view: dict, names: list[str]) -> dict:
         asked = window["asked"]
         context["window"] = {**window, "asked_name": names[asked] if asked is not None else None,
                              "title": PLOT_WINDOW_TITLES.get(window["kind"], ""),
-                             "card_name": PLOT_CARD_NAMES.get(WINDOW_CARDS[window["kind"]], "")}
+                             "card_name": PLOT_CARD_NAMES.get(WINDOWS[window["kind"]], "")}
     opinion = view.get("opinion")
     if opinion:
         context["opinion"] = {"names": [names[s] for s in opinion["seats"]],
@@ -239,7 +239,7 @@ def _plot_context(view: dict, names: list[str]) -> dict:
         seat = me["seat"]
         context["mine"] = [h for h in held if h["holder"] == seat]
         context["learnt"] = [_fact(fact, names) for fact in me.get("plot_learnt", [])]
-        context["choices"] = _plot_choices(view, seat, names)
+        context["choices"] = _plot_choices(view, names)
     if view.get("plot_learnt"):
         context["reveal"] = [{"name": names[seat], "facts": [_fact(f, names) for f in facts]}
                              for seat, facts in enumerate(view["plot_learnt"]) if facts]
@@ -256,39 +256,29 @@ def _fact(fact: dict, names: list[str]) -> dict:
     return {"card_name": PLOT_CARD_NAMES.get(fact["card"], fact["card"]), "text": text}
 
 
-def _plot_choices(view: dict, seat: int, names: list[str]) -> list[dict]:
-    """The buttons of this phone's plot move now: each a label and the form fields it sends."""
-    plot, n, actions = view["plot"], view["players"], view["me"]["actions"]
-    others = [s for s in range(n) if s != seat]
-    if "assign_plot_card" in actions:
-        return [{"label": _("%(card)s → %(name)s") % {"card": PLOT_CARD_NAMES.get(c["card"], c["card"]),
-                                                      "name": names[to]},
-                 "fields": {"action": "assign_plot_card", "card": c["id"], "to": to}}
-                for c in plot["drawn"] for to in others if to != view["kmotr"]]
-    if "overhear" in actions:
-        return [{"label": names[s], "fields": {"action": "overhear", "target": s}}
-                for s in sorted({(seat - 1) % n, (seat + 1) % n})]
-    if "open_up" in actions:
-        return [{"label": names[s], "fields": {"action": "open_up", "target": s}} for s in others]
-    if "take_plot_card" in actions:
-        return [{"label": _("%(card)s from %(name)s") % {"card": PLOT_CARD_NAMES.get(h["card"], h["card"]),
-                                                         "name": names[h["holder"]]},
-                 "fields": {"action": "take_plot_card", "target": h["holder"], "card": h["id"]}}
-                for h in plot["held"] if h["holder"] != seat]
-    if "play_plot_card" in actions:
-        kind = view["window"]["kind"]
-        mine = next(h for h in plot["held"] if h["holder"] == seat and h["card"] == WINDOW_CARDS[kind])
-        name = PLOT_CARD_NAMES.get(mine["card"], mine["card"])
-        if kind in ("spotlight", "close_eye"):
-            team = [m for m in view["team"]
-                    if kind == "spotlight" or (m != seat and m not in view.get("inspected", []))]
-            plays = [{"label": _("%(card)s: %(name)s") % {"card": name, "name": names[m]},
-                      "fields": {"action": "play_plot_card", "card": mine["id"], "target": m}} for m in team]
-        else:
-            plays = [{"label": _("Play %(card)s") % {"card": name},
-                      "fields": {"action": "play_plot_card", "card": mine["id"]}}]
-        return [*plays, {"label": _("Pass"), "fields": {"action": "pass_plot"}}]
-    return []
+def _plot_choices(view: dict, names: list[str]) -> list[dict]:
+    """This phone's plot moves (the engine lists them in ``me.plot_moves``) as buttons: each a
+    label and the form fields it sends."""
+    plot = view["plot"]
+    cards = {c["id"]: c["card"] for c in [*plot["drawn"], *plot["held"]]}
+    choices = []
+    for move in view["me"].get("plot_moves", []):
+        kind, target = move["type"], move.get("target")
+        card = PLOT_CARD_NAMES.get(cards.get(move.get("card")), "")
+        if kind == "assign_plot_card":
+            label = _("%(card)s → %(name)s") % {"card": card, "name": names[move["to"]]}
+        elif kind == "take_plot_card":
+            label = _("%(card)s from %(name)s") % {"card": card, "name": names[target]}
+        elif kind == "play_plot_card":
+            label = (_("%(card)s: %(name)s") % {"card": card, "name": names[target]} if target is not None
+                     else _("Play %(card)s") % {"card": card})
+        elif kind == "pass_plot":
+            label = _("Pass")
+        else:   # overhear, open up: the player chosen
+            label = names[target]
+        fields = {"action": kind, **{key: value for key, value in move.items() if key != "type"}}
+        choices.append({"label": label, "fields": fields})
+    return choices
 
 
 def _waiting_count(view: dict) -> int:
@@ -426,7 +416,8 @@ def panel_key(view: dict) -> str:
     over = view["phase"] == "game_over"
     # The Plot Thickens: a phone's plot choices depend on its seat (neighbours, itself), so in a
     # game with plot cards panels are shared only by equal seats.
-    plot = [me["seat"], view["plot"], view["window"], view["opinion"], me["voted"], me["plot_learnt"]] \
+    plot = [me["seat"], view["plot"], view["window"], view["opinion"], me["voted"], me["plot_learnt"],
+            me["plot_moves"]] \
         if view.get("plot") is not None else None
     return json.dumps([
         view["phase"], view["turn"], me["actions"], me["on_team"], view["team"], view["kmotr"],
