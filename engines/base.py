@@ -23,6 +23,12 @@ Conventions every engine keeps:
   or a sorted list of seats.  What a seat may ever learn is its ``view`` plus
   the events whose audience includes it.
 * Engines emit codes and parameters, never sentences; the web layer translates.
+* The game master's timed moves: ``state["clock"]`` is ``None`` (or absent) or
+  ``{"id": int, "seconds": number, "move": Action}`` — "``seconds`` after the clock with this
+  ``id`` started, the game master applies ``move`` (seat ``None``) if it is still legal".  A new
+  timed step gets a new ``id``; ``seconds`` may change while the ``id`` stays (a step that
+  ends sooner once everyone has acted).  Engines know no time: the web layer notes when each
+  clock started (``Game.clock_started``) and makes the move when it is due (``timers.py``).
 """
 
 from __future__ import annotations

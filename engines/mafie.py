@@ -117,6 +117,9 @@ TWO_FAIL_SLOT = 4               # "the 4th action with 7+ players needs 2 fail c
 TWO_FAIL_MIN_PLAYERS = 7
 SLOT5_SUCCESSES_NEEDED = 2      # targeting: "the 5th action only after 2 actions succeeded"
 TEAM_SAMPLE_LIMIT = 256         # legal_actions lists at most this many crews per slot
+# A reaction window lasts at least this long however quickly its holders answer, so nobody
+# learns from its length who thought about playing (rules §A.3.3; PROPOSED length).
+PLOT_WINDOW_SECONDS = 4
 
 DETECTIVE_MEETING = "detective_meeting"
 TEAM_SELECTION = "team_selection"
@@ -181,6 +184,7 @@ def _initial_state(players: int, options: dict, roles: list[str], kmotr: int) ->
         "outcome": None,            # {"winner", "reason", "winners"} at game over
         "plot": None,               # The Plot Thickens (mafie_plot.py): cards dealt, held, used
         "window": None,             # a reaction window: {"kind", "queue", "then"}
+        "clock": None,              # the game master's timed move (engines/base.py)
         "spotlight": None,          # the crew member whose card In the Spotlight shows
         "inspected": [],            # crew members whose card a Close Eye has seen this action
         "opinion": None,            # Opinion Maker in this vote: {"seats", "votes" once revealed}
@@ -438,15 +442,17 @@ def _open_window(state: State, events: list[Event], kind: str, then: str) -> boo
     if not queue:
         return False
     _next_turn(state, PLOT_WINDOW)
-    # "opened": which window this is (the turn it opened at), for the server's minimum time.
+    # "opened": which window this is (the turn it opened at).  The game master closes it
+    # PLOT_WINDOW_SECONDS after it opened, once everyone asked has answered (close_window).
     state["window"] = {"kind": kind, "queue": queue, "then": then, "opened": state["turn"]}
+    state["clock"] = {"id": state["turn"], "seconds": PLOT_WINDOW_SECONDS, "move": {"type": "close_window"}}
     _say(state, "plot_window", kind=kind, card=plot.WINDOWS[kind])
     return True
 
 
 def _continue(state: State, events: list[Event], then: str) -> None:
     """Where the game goes once a window has closed."""
-    state["window"] = None
+    state["window"] = state["clock"] = None
     if then == "deal":
         _begin_plot_deal(state, events)
     elif then == "proposal":
@@ -920,6 +926,7 @@ def _crews(players: int, size: int) -> tuple[tuple[int, ...], ...]:
 def _end_game(state: State, events: list[Event], winner: str, reason: str) -> None:
     """GAME_OVER: the winning team, and every role revealed (rules A.2, A-Q14)."""
     _next_turn(state, GAME_OVER)
+    state["clock"] = None
     role = MAFIOSO if winner == MAFIA else DETECTIVE
     roles = state["secret"]["roles"]
     winners = [seat for seat, seat_role in enumerate(roles) if seat_role == role]

@@ -98,6 +98,9 @@ class Game(models.Model):
     outcome = models.JSONField(null=True, blank=True)
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
+    # When the engine's current clock (state["clock"]) started: the game master's timed move is
+    # due ``seconds`` after this, in every process and after a restart (timers.py).
+    clock_started = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = GameQuerySet.as_manager()
 

@@ -188,6 +188,7 @@ def start_game(room: Room, seed: int | None = None, deal: dict | None = None) ->
         game = Game.objects.create(
             room=room, ruleset=ruleset.slug, options=options, seed=seed, deal=deal,
             seats=[p.pk for p in players], names=[p.name for p in players], state=state,
+            clock_started=clock_started(None, state, None),
         )
         _append(game, 0, events)
         game.save(update_fields=["next_seq"])
@@ -244,13 +245,25 @@ def _apply(game: Game, seat: int | None, action: dict, expected_turn: int | None
     state, events = ruleset.apply(game.state, seat, action)  # raises EngineError: nothing written
     version = game.version + 1
     _append(game, version, [_action_event(seat, action), *events])
+    game.clock_started = clock_started(game.state, state, game.clock_started)
     game.state, game.version = state, version
     outcome = ruleset.outcome(state)
     if outcome is not None:
         game.status, game.outcome, game.finished = Game.Status.FINISHED, outcome.to_json(), timezone.now()
-    _update(game, ["state", "version", "next_seq", "status", "outcome", "finished"])
+    _update(game, ["state", "version", "next_seq", "status", "outcome", "finished", "clock_started"])
     game.room_version = changed(game.room, game)
     return game
+
+
+def clock_started(before: dict | None, after: dict, started):
+    """When the engine's clock in ``after`` started: now if it is a new clock (another id),
+    ``started`` if it is the same one, None if there is none (engines/base.py, "clock")."""
+    clock, previous = after.get("clock"), (before or {}).get("clock")
+    if clock is None:
+        return None
+    if previous is not None and previous["id"] == clock["id"] and started is not None:
+        return started
+    return timezone.now()
 
 
 def _action_event(seat: int | None, action: dict) -> EngineEvent:

@@ -190,9 +190,10 @@ SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
 # Signed per-room player tokens live for a long evening and beyond.
 PLAYER_COOKIE_MAX_AGE = 60 * 60 * 24 * 7
-# The Plot Thickens: a reaction window stays open at least this long, however quickly its
-# holders answer, so nobody learns from its length who thought about playing (rules §A.3.3).
-PLOT_WINDOW_MIN_SECONDS = float(os.environ.get("PLOT_WINDOW_MIN_SECONDS", "4"))
+# Every timer of the game master (a Plot Thickens window's minimum length, a night step's
+# deadline, …; the engines say how long) runs this many times as long: tests and demos
+# shorten them.
+CLOCK_SCALE = float(os.environ.get("CLOCK_SCALE", "1"))
 
 LOGGING = {
     "version": 1,

@@ -1,22 +1,24 @@
-"""The game master's own moves, made when their time has come (DESIGN.md §4: the app is the
-game master).
+"""The game master's own timed moves (DESIGN.md §4: the app is the game master).
 
-An engine says what the server may do in a state (``legal_actions(state, None)``); today that
-is closing a Plot Thickens reaction window once everyone asked has answered.  This module makes
-that move through the one writer (``services.submit`` with the exact version, so a move can
-never be made twice, by two processes or after a restart) at the earliest moment the rules
-allow: a window closes ``PLOT_WINDOW_MIN_SECONDS`` after it opened, however quickly its
-holders answered.
+An engine says when it owes a timed move with ``state["clock"]`` (engines/base.py): ``move``
+is due ``seconds`` after the clock started.  The writer notes when each clock started
+(``Game.clock_started``, wall time, so every process and a restarted one agree); this module
+makes the move at that moment through the one writer (``services.submit`` with the exact
+version, so a move can never be made twice, by two processes or after a restart), and only if
+the engine still lists it among the game master's legal moves (a Plot Thickens window closes
+only once everyone asked has answered, rules §A.3.3).
 
 Each process watches the games its own taps change (``observe``, handed the committed game by
 the writer) and, once after start, every running game (``resume``): a restart or a crashed
-process only makes a window last a little longer, never stick.
+process only makes a step last a little longer, never stick.
+``CLOCK_SCALE`` (settings) shortens every clock for tests and demos.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from django.conf import settings
 
@@ -27,39 +29,40 @@ from . import db
 
 log = logging.getLogger(__name__)
 
-_opened: dict[tuple[int, int], float] = {}   # (game id, window) → loop time this process saw it open
 _armed: set[tuple[int, int]] = set()          # (game id, version) with a move scheduled
 _resumed: set[asyncio.AbstractEventLoop] = set()
 
 
 def after_commit(game) -> None:
-    """From the writer thread, after a game changed: hand it to the event loop only if the game
-    master may owe it a move now or soon (a reaction window is open) — not on every tap."""
+    """From the writer thread, after a game changed: hand it to the event loop only if it has
+    a clock running (the game master may owe it a move) — not on every tap."""
     from .fanout import HUB
     from .tables import game_dict
 
-    if (game.status != "running" or game.state.get("window")
-            or registry.get(game.ruleset).legal_actions(game.state, None)):
+    if game.status == "running" and game.state.get("clock"):
         HUB.call_soon_threadsafe(observe, game_dict(game))
 
 
+def due_in(game: dict, now: float | None = None) -> float | None:
+    """Seconds until the game's clock is due (≤ 0: now), None without a clock."""
+    clock = game["state"].get("clock") if game.get("status") == "running" else None
+    if not clock or game.get("clock_started") is None:
+        return None
+    now = time.time() if now is None else now
+    return game["clock_started"] + clock["seconds"] * settings.CLOCK_SCALE - now
+
+
 def observe(game: dict) -> None:
-    """On the event loop, after a commit: note a window opening; schedule a due server move."""
-    state, loop = game["state"], asyncio.get_running_loop()
-    if game.get("status") != "running":   # over: forget its windows
-        for key in [key for key in _opened if key[0] == game["id"]]:
-            del _opened[key]
+    """On the event loop, after a commit: schedule the clock's move if it is legal now."""
+    delay = due_in(game)
+    if delay is None or (game["id"], game["version"]) in _armed:
         return
-    window = state.get("window")
-    if window:
-        _opened.setdefault((game["id"], window["opened"]), loop.time())
-    moves = registry.get(game["ruleset"]).legal_actions(state, None)
-    if not moves or (game["id"], game["version"]) in _armed:
-        return
-    opened = _opened.get((game["id"], window["opened"]), loop.time()) if window else loop.time()
-    delay = max(0.0, opened + settings.PLOT_WINDOW_MIN_SECONDS - loop.time())
+    move = game["state"]["clock"]["move"]
+    if move not in registry.get(game["ruleset"]).legal_actions(game["state"], None):
+        return   # not yet (someone still to answer): a later commit will bring it here again
     _armed.add((game["id"], game["version"]))
-    loop.call_later(delay, lambda: asyncio.ensure_future(_move(game["id"], game["version"], moves[0])))
+    asyncio.get_running_loop().call_later(
+        max(0.0, delay), lambda: asyncio.ensure_future(_move(game["id"], game["version"], move)))
 
 
 async def _move(game_id: int, version: int, action: dict) -> None:
@@ -96,4 +99,4 @@ def _running_games() -> list[dict]:
     from .models import Game
     from .tables import game_dict
 
-    return [game_dict(game) for game in Game.objects.filter(status=Game.Status.RUNNING)]
+    return [game_dict(game) for game in Game.objects.running().exclude(clock_started=None)]

@@ -27,7 +27,7 @@ STEP_LIMIT = 300   # actions; a 7-player game needs far fewer
 @pytest.fixture
 def daphne(transactional_db, output_dir):
     server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
-    server.env["PLOT_WINDOW_MIN_SECONDS"] = "0.5"   # windows still close by themselves, sooner
+    server.env["CLOCK_SCALE"] = "0.125"   # windows still close by themselves, sooner
     server.start()
     yield server
     server.stop()
