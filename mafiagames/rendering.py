@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils import translation
@@ -78,8 +79,23 @@ def _game_context(table: Table, view: dict) -> dict:
     for row in context.get("rows", []):
         row["connected"] = game["seats"][row["seat"]] in online
     context.update(game_id=game["id"], turn=view.get("turn"),
-                   tpl=pres.TEMPLATE_DIR, game_status=game["status"])
+                   tpl=pres.TEMPLATE_DIR, game_status=game["status"], deadline=deadline(game))
     return context
+
+
+def deadline(game: dict) -> int | None:
+    """When the running clock's move is due, in ms since the epoch (screens count down to it)."""
+    clock = game["state"].get("clock")
+    if game["status"] != "running" or not clock or game.get("clock_started") is None:
+        return None
+    return round((game["clock_started"] + clock["seconds"] * settings.CLOCK_SCALE) * 1000)
+
+
+def host_moves(slug: str, view: dict) -> list[dict]:
+    """The host's in-game buttons (``view["host_moves"]``), worded by the ruleset's presenter."""
+    labels = getattr(presenter(slug), "HOST_MOVES", {})
+    return [{"type": move["type"], "label": labels.get(move["type"], move["type"])}
+            for move in view.get("host_moves") or []]
 
 
 def _base_context(table: Table) -> dict:
@@ -119,10 +135,12 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
     game = table.game
     running = bool(game and game["status"] == "running")
     keys = {frag: (memo, (host if frag == "tv-host" else None,)) for frag in TV_FRAGMENTS}
+    view = registry.get(game["ruleset"]).view(game["state"], None) if game else None
     if running:
         narration = json.dumps(game["state"].get("narration"))
         keys["tv-narration"] = (kept, (game["id"], game["state"].get("turn"), game["state"].get("phase"), narration))
-        keys["tv-host"] = (kept, ("running", host))
+        moves = host_moves(game["ruleset"], view) if host else []
+        keys["tv-host"] = (kept, ("running", host, game["state"].get("turn"), json.dumps(moves)))
     else:  # the host's lobby controls: the seating, the ruleset and its options
         seating = json.dumps([(p["id"], p["name"]) for p in table.players])
         keys["tv-host"] = (kept, ("lobby", host, bool(game), seating, table.ruleset,
@@ -134,8 +152,8 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
             context = _base_context(table)
             context.update(host=host, in_game=bool(table.game))
             if table.game:
-                view = registry.get(table.game["ruleset"]).view(table.game["state"], None)
                 context.update(_game_context(table, view))
+                context["host_moves"] = host_moves(table.game["ruleset"], view) if host else []
                 tv_parts = getattr(presenter(table.game["ruleset"]), "tv_parts", None)
                 if tv_parts is not None:
                     context["parts"] = _parts(kept, tv_parts(view, context.get("rows", [])))
@@ -160,8 +178,10 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
     if view is not None:
         mine = view["me"]
         # Equal keys mean equal fragments: a key holds everything its fragment can show.
-        keys = {"ph-role": (kept, ("role", game["id"], mine.get("role"), json.dumps(mine.get("partners")),
-                                   json.dumps(mine.get("plot_learnt")))),
+        pres = presenter(game["ruleset"])
+        role_key = pres.role_key(view) if hasattr(pres, "role_key") else json.dumps(
+            [mine.get("role"), mine.get("partners"), mine.get("plot_learnt")])
+        keys = {"ph-role": (kept, ("role", game["id"], role_key)),
                 "ph-panel": (kept, ("panel", game["id"], presenter(game["ruleset"]).panel_key(view))),
                 "ph-board": (kept, ("board", game["id"], presenter(game["ruleset"]).board_key(view)))}
     else:

@@ -234,6 +234,21 @@ def submit_for_player(room: Room, player_id: int, action: dict, *, expected_turn
         return _apply(game, seat, action, expected_turn, None)
 
 
+def host_move(room: Room, move_type: str, *, expected_turn: int | None) -> Game:
+    """A host's button during a game (end the discussion, …): one of the moves the engine offers
+    the host now (``view(state, None)["host_moves"]``), made as the game master (seat None)."""
+    with transaction.atomic():
+        game = _running_game_locked(room.pk)
+        if game is None:
+            raise Conflict("no_game", _("No game is running."))
+        offered = registry.get(game.ruleset).view(game.state, None).get("host_moves") or []
+        move = next((move for move in offered if move["type"] == move_type), None)
+        if move is None:
+            raise StaleVersion("stale", _("Your screen was out of date; it has been refreshed."))
+        game.room = room
+        return _apply(game, None, move, expected_turn, None)
+
+
 def _apply(game: Game, seat: int | None, action: dict, expected_turn: int | None,
            expected_version: int | None) -> Game:
     """Inside the transaction, with the game row locked: the shared body of both submits."""
@@ -321,6 +336,6 @@ def _update(instance, fields: list[str]) -> None:
 
 __all__ = [
     "Conflict", "EngineError", "IllegalAction", "ServiceError", "StaleVersion", "abandon_game",
-    "clean_name", "configure", "create_room", "join_room", "kick", "move_player", "set_presence",
+    "clean_name", "configure", "create_room", "host_move", "join_room", "kick", "move_player", "set_presence",
     "start_game", "submit", "submit_for_player",
 ]

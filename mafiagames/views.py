@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from engines import registry
 
-from . import addresses, db, rendering, seating, services, taps
+from . import addresses, db, rendering, seating, services, taps, timers
 from .models import ROOM_CODE_LENGTH, Room
 from .tables import load_table
 
@@ -152,9 +152,13 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
                 else:
                     services.move_player(room, player_id, -1 if command == "up" else 1)
             elif command == "start":
-                services.start_game(room)
+                timers.after_commit(services.start_game(room))   # the first step may be timed
             elif command == "abandon":
                 services.abandon_game(room)
+            elif command == "move":
+                game = services.host_move(room, request.POST.get("move", ""),
+                                          expected_turn=int(request.POST.get("turn", "")))
+                timers.after_commit(game)   # a move may start a clock (a vote's deadline, …)
             else:
                 return flash(_("Unknown command."), 400)
         except ValueError:

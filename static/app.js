@@ -124,4 +124,17 @@
     }
   });
   document.addEventListener("DOMContentLoaded", showSound);
+
+  // Countdowns to the game master's next timed move: [data-deadline] holds the server's due time
+  // (ms since the epoch); the server makes the move, this only shows the seconds left.
+  function tick() {
+    document.querySelectorAll("[data-deadline]").forEach(function (el) {
+      var left = Math.max(0, Math.ceil((Number(el.getAttribute("data-deadline")) - Date.now()) / 1000));
+      var text = left >= 60 ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : String(left);
+      if (el.textContent !== text) { el.textContent = text; }
+    });
+  }
+  setInterval(tick, 500);
+  document.addEventListener("htmx:oobAfterSwap", tick);
+  document.addEventListener("DOMContentLoaded", tick);
 })();

@@ -8,8 +8,12 @@ exposes ``present(view, names) -> dict`` and ``narrate(item, names) -> str``.
 from importlib import import_module
 
 
+# Rulesets that share one engine share its presenter (the editions of classic Mafia).
+_MODULE_OF = {"granna": "classic", "mafia_pl": "classic"}
+
+
 def presenter(slug: str):
-    return import_module(f"mafiagames.presenters.{slug}")
+    return import_module(f"mafiagames.presenters.{_MODULE_OF.get(slug, slug)}")
 
 
 class FormError(ValueError):
