@@ -1,8 +1,8 @@
 """Full random games per second for every ruleset in engines.registry, on one core.
 
 Each game: ``setup`` with a fresh seed, then until ``outcome`` says it is over: a random seat
-from ``waiting_for`` plays a random action from its ``legal_actions`` (if nobody is waited for,
-the server/timer's actions, seat None).  10 players where the ruleset allows it, else its
+from ``engines.base.movers`` (the awaited seats, and the game master when its clock may fire)
+plays a random action from its ``legal_actions``.  10 players where the ruleset allows it, else its
 maximum.  Rows for the default options and, if the ruleset has on/off options, with all of
 them on.  No Django, no database: this is the engine alone, and it bounds how many random
 playthroughs the contract suite can afford.
@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engines import registry  # noqa: E402
-from engines.base import resolve_options  # noqa: E402
+from engines.base import movers, resolve_options  # noqa: E402
 
 MAX_ACTIONS_PER_GAME = 100_000  # a game longer than this is reported as stuck
 
@@ -50,8 +50,7 @@ def play_one(ruleset, players: int, options: dict, seed: int) -> int:
     for count in range(MAX_ACTIONS_PER_GAME):
         if ruleset.outcome(state) is not None:
             return count
-        waiting = ruleset.waiting_for(state)
-        seat = rng.choice(waiting) if waiting else None
+        seat = rng.choice(movers(ruleset, state))
         actions = ruleset.legal_actions(state, seat)
         if not actions:
             raise RuntimeError(f"{ruleset.slug} seed {seed}: seat {seat} is waited for but has no legal action")

@@ -151,3 +151,13 @@ def resolve_options(ruleset: Ruleset, raw: dict[str, Any]) -> dict[str, Any]:
         option.key: option.parse(raw[option.key]) if option.key in raw else option.default
         for option in ruleset.options()
     }
+
+
+def movers(ruleset: Ruleset, state: State) -> list[int | None]:
+    """Who may act now: the awaited seats, and the game master (``None``) when nobody is
+    awaited or when its clock may fire while seats still are (a night step's deadline).
+    Random players (the test suites' monkey, bench/engines.py) pick among these."""
+    seats: list[int | None] = list(ruleset.waiting_for(state))
+    if not seats or (state.get("clock") and ruleset.legal_actions(state, None)):
+        seats.append(None)
+    return seats

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engines import mafie
+from engines import classic, mafie
 from engines.base import Ruleset
 
-_RULESETS: dict[str, Ruleset] = {r.slug: r for r in (mafie.RULESET,)}
+_RULESETS: dict[str, Ruleset] = {r.slug: r for r in (mafie.RULESET, classic.GRANNA, classic.MAFIA_PL)}
 
 
 def get(slug: str) -> Ruleset:

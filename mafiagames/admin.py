@@ -119,7 +119,7 @@ def replay_at(game: Game, step: int) -> dict:
     pres = presenter(game.ruleset)
 
     def narration(view):
-        return [pres.narrate(item, game.names) for item in view.get("narration", [])]
+        return [pres.narrate(item, game.names, view) for item in view.get("narration", [])]
 
     tv_view = ruleset.view(snapshot_state, None)
     seats = [{"seat": s, "name": game.names[s], "view": _pretty(ruleset.view(snapshot_state, s))}

@@ -94,7 +94,7 @@ def deadline(game: dict) -> int | None:
 def host_moves(slug: str, view: dict) -> list[dict]:
     """The host's in-game buttons (``view["host_moves"]``), worded by the ruleset's presenter."""
     labels = getattr(presenter(slug), "HOST_MOVES", {})
-    return [{"type": move["type"], "label": labels.get(move["type"], move["type"])}
+    return [{"type": move["type"], "label": str(labels.get(move["type"], move["type"]))}
             for move in view.get("host_moves") or []]
 
 

@@ -123,9 +123,13 @@ def _act(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
-def _options_from_form(slug: str, post) -> dict:
-    """Options posted as ``opt-<key>``; an unticked checkbox is not posted at all, so it means off."""
+def _options_from_form(slug: str, post, switched: bool) -> dict:
+    """Options posted as ``opt-<key>``; an unticked checkbox is not posted at all, so it means off.
+    When the host has just ``switched`` to another game the form still holds the old game's
+    options: the new game starts from its defaults."""
     options = {key[4:]: value for key, value in post.items() if key.startswith("opt-")}
+    if switched:
+        return {}
     if slug in {ruleset.slug for ruleset in registry.all()}:
         for option in registry.get(slug).options():
             if option.kind == "bool" and option.offered:
@@ -144,7 +148,7 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
         try:
             if command == "configure":
                 slug = request.POST.get("ruleset", room.ruleset)
-                services.configure(room, slug, _options_from_form(slug, request.POST))
+                services.configure(room, slug, _options_from_form(slug, request.POST, slug != room.ruleset))
             elif command in ("up", "down", "kick"):
                 player_id = int(request.POST.get("player", ""))
                 if command == "kick":

@@ -2,7 +2,8 @@
 
 Engines speak in codes and seat numbers (DESIGN.md §4 i18n); presenters are the one place
 those codes become translated words and seats become names.  Each presenter module
-exposes ``present(view, names) -> dict`` and ``narrate(item, names) -> str``.
+exposes ``present(view, names) -> dict`` and ``narrate(item, names, view) -> str`` (the view
+says whose words to use: an edition, a re-theme).
 """
 
 from importlib import import_module

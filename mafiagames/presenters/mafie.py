@@ -122,7 +122,7 @@ def _param(key: str, value, names: list[str]):
     return value
 
 
-def narrate(item: dict, names: list[str]) -> str:
+def narrate(item: dict, names: list[str], view: dict | None = None) -> str:
     params = {key: _param(key, value, names) for key, value in item.get("params", {}).items()}
     if "card" in item.get("params", {}):
         params["card_key"] = item["params"]["card"]

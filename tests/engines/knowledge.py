@@ -121,10 +121,186 @@ def mafie_event_problem(event: Event, state: State) -> str | None:
     return None
 
 
+# --------------------------------------------------------------------------------------------
+# Classic Mafia, GRANNA and Polish (shared/rules/classic-mafia.md B.4, C.4)
+# --------------------------------------------------------------------------------------------
+
+CLASSIC_VARIANTS = 3
+CLASSIC_PRIVATE = {
+    "role", "checked", "check_skipped", "healed", "heal_skipped", "mafia_meeting", "picked",
+    "victim_chosen", "swap_cast", "swap_skipped",
+}
+
+
+def classic_dealt(state: State) -> list[str]:
+    """The cards as dealt (the wizard's swap undone)."""
+    roles = list(state["secret"]["roles"])
+    if state["secret"]["swap"]:
+        first, second = state["secret"]["swap"]["targets"]
+        roles[first], roles[second] = roles[second], roles[first]
+    return roles
+
+
+def classic_all_knowing(state: State, viewer: int | None) -> bool:
+    """At game over everything is public; a ghost (a dead phone with ghost_view) sees it all."""
+    if state["phase"] == "game_over":
+        return True
+    return (viewer is not None and state["dead"][viewer] is not None
+            and state["options"].get("ghost_view", True))
+
+
+def classic_known_roles(state: State, viewer: int | None) -> set[int]:
+    """Seats whose role ``viewer`` may know.
+
+    The roles of the eliminated are public; a seat knows its own card, the mafiosi it has met
+    (``met``, kept after a swap), what its own agent checks showed, and — awake in the mafia
+    step of a small game's first round — the caught agent whose token lies face up.
+    """
+    players = range(state["players"])
+    if classic_all_knowing(state, viewer):
+        return set(players)
+    known = {seat for seat in players if state["dead"][seat] is not None}
+    if viewer is None:
+        return known
+    secret = state["secret"]
+    known |= {viewer, *secret["met"][viewer]}
+    known |= {record["target"] for record in secret["checks"] if record["agent"] == viewer}
+    caught = secret["night"]["caught"]
+    if caught is not None and state["phase"] == "mafia" and secret["roles"][viewer] == "mafioso":
+        known.add(caught)
+    return known
+
+
+def classic_variants(state: State, viewer: int | None, rng: random.Random) -> list[State]:
+    """Shuffle the roles the viewer doesn't know; re-draw every undisclosed vote (the viewer's
+    own too: a glance at a phone gives nothing away), other players' checks, heals and the
+    wizard's pair, and — for a viewer who never was a mafioso — the mafia's picks and victim
+    (kept for the wizard in his step: his choices leave out the dying victim)."""
+    if classic_all_knowing(state, viewer):
+        return []
+    secret = state["secret"]
+    players = state["players"]
+    seats = range(players)
+    living = [seat for seat in seats if state["dead"][seat] is None]
+    known = classic_known_roles(state, viewer)
+    hidden = [seat for seat in seats if seat not in known]
+    insider = viewer is not None and "mafioso" in (secret["roles"][viewer],
+                                                   classic_dealt(state)[viewer])
+    wizard_step = (state["phase"] == "wizard" and viewer is not None
+                   and secret["roles"][viewer] == "wizard")
+    tonight = secret["night"]
+    vote = state["vote"]
+    if vote is not None:
+        ballot = vote["ballot"]
+        choices = [[seat for seat in ballot if seat != voter] if vote["kind"] == "vote" else ballot
+                   for voter in seats]
+    variants = []
+    for _ in range(CLASSIC_VARIANTS):
+        roles = list(secret["roles"])
+        shuffled = [roles[seat] for seat in hidden]
+        rng.shuffle(shuffled)
+        for seat, role in zip(hidden, shuffled):
+            roles[seat] = role
+        varied = {**secret, "roles": roles, "seed": rng.randrange(10**6)}
+        if vote is not None:
+            ballots = [None if target is None else rng.choice(choices[voter])
+                       for voter, target in enumerate(secret["ballots"])]
+            judge = next((seat for seat in living if roles[seat] == "judge"), None)
+            double = None
+            if judge is not None and ballots[judge] is not None and not state["judge_used"]:
+                double = judge if rng.random() < 0.5 else None
+            varied["ballots"], varied["double"] = ballots, double
+        checks = []
+        for record in secret["checks"]:
+            if record["agent"] != viewer:
+                target = rng.randrange(players - 1)
+                target += target >= record["agent"]
+                record = {**record, "target": target, "role": roles[target]}
+            checks.append(record)
+        varied["checks"] = checks
+        varied["heals"] = [record if record["doctor"] == viewer else
+                           {**record, "target": rng.choice(living)} for record in secret["heals"]]
+        night = dict(tonight)
+        if tonight["check"] and tonight["check"]["agent"] != viewer:
+            night["check"] = {**tonight["check"], "target": rng.choice(living)}
+        if tonight["heal"] and tonight["heal"]["doctor"] != viewer and not wizard_step:
+            night["heal"] = {**tonight["heal"], "target": rng.choice(living)}
+        if tonight["swap"] and tonight["swap"]["wizard"] != viewer:
+            night["swap"] = {**tonight["swap"], "targets": sorted(rng.sample(living, 2))}
+        if not insider and not wizard_step and (tonight["victim"] is not None
+                                                or any(pick is not None for pick in tonight["picks"])):
+            targets = [seat for seat in living if roles[seat] != "mafioso"] or living
+            if tonight["locked"] is not None:
+                locked = rng.choice(targets)
+                night["locked"] = locked
+                night["picks"] = [None if pick is None else locked for pick in tonight["picks"]]
+            else:
+                night["picks"] = [None if pick is None else rng.choice(targets)
+                                  for pick in tonight["picks"]]
+            if tonight["victim"] is not None:
+                night["victim"] = rng.choice(targets)
+        varied["night"] = night
+        variants.append({**state, "secret": varied})
+    return variants
+
+
+def classic_event_problem(event: Event, state: State) -> str | None:
+    secret = state["secret"]
+    roles, dealt = secret["roles"], classic_dealt(state)
+
+    def ever(seat: int, role: str) -> bool:
+        return role in (roles[seat], dealt[seat])
+
+    if event.audience == NOBODY:
+        return None
+    if event.audience == PUBLIC:
+        if event.kind in CLASSIC_PRIVATE | {"roles_dealt", "swap_carried_out"}:
+            return f"secret event {event.kind} is public"
+        if "roles" in event.data and event.kind != "game_over":
+            return f"public event {event.kind} names roles before the game is over"
+        if event.kind == "saved" and not state["options"].get("announce_saved", False):
+            return "the doctor's save is public without announce_saved"
+        return None
+    if event.kind in ("mafia_meeting", "picked", "victim_chosen"):
+        outsiders = [seat for seat in event.audience if not ever(seat, "mafioso")]
+        return f"mafia event {event.kind} reaches {outsiders}" if outsiders else None
+    if event.kind not in CLASSIC_PRIVATE or len(event.audience) != 1:
+        return f"private event {event.kind} to {event.audience}"
+    [owner] = event.audience
+    if event.kind == "role":
+        if event.data["role"] not in (roles[owner], dealt[owner]):
+            return f"seat {owner} is told {event.data}, which is not its card"
+        return None
+    if event.kind == "checked":
+        record = {key: event.data[key] for key in ("round", "agent", "target", "role")}
+        if record["agent"] != owner or record not in secret["checks"]:
+            return f"seat {owner} is told the check {event.data}, not its own"
+        return None
+    if event.kind == "healed":
+        if event.data["doctor"] != owner or event.data not in secret["heals"]:
+            return f"seat {owner} is told the heal {event.data}, not its own"
+        return None
+    role = {"check_skipped": "agent", "heal_skipped": "doctor", "swap_cast": "wizard",
+            "swap_skipped": "wizard"}[event.kind]
+    if not ever(owner, role):
+        return f"seat {owner} gets {event.kind} but never held the {role}"
+    return None
+
+
 KNOWLEDGE = {
     "mafie": Knowledge(
         secret_keys=frozenset({"secret", "ballots", "cards"}),
         variants=mafie_variants,
         event_problem=mafie_event_problem,
+    ),
+    "granna": Knowledge(
+        secret_keys=frozenset({"secret", "ballots", "met", "seed", "coins", "draws"}),
+        variants=classic_variants,
+        event_problem=classic_event_problem,
+    ),
+    "mafia_pl": Knowledge(
+        secret_keys=frozenset({"secret", "ballots", "met", "seed", "coins", "draws"}),
+        variants=classic_variants,
+        event_problem=classic_event_problem,
     ),
 }

@@ -1,20 +1,22 @@
 """Seeded random playthroughs of any registered ruleset (the contract and no-leak suites).
 
 The player is a monkey: it picks a random awaited seat (the server, seat ``None``, when no
-seat is awaited) and a uniformly random action among that seat's ``legal_actions``.  Every
-``apply`` is checked not to touch its input.
+seat is awaited, or as one more candidate when the server's clock may fire now: a night step's
+deadline) and a uniformly random action among that seat's ``legal_actions``.  Every ``apply``
+is checked not to touch its input.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engines import registry
-from engines.base import Action, Event, Ruleset, State
+from engines.base import Action, Event, Ruleset, State, movers
 
 MAX_STEPS = 5000    # any game of any ruleset must end well within this many actions
 SEEDS = (0, 1, 2)
@@ -63,8 +65,17 @@ def dump(state: State) -> str:
     return json.dumps(state, sort_keys=True)
 
 
+COMBINATIONS_LIMIT = 64     # more combinations than this: a deterministic sample
+SAMPLED_COMBINATIONS = 9    # seeded random combinations in the sample, besides the fixed ones
+# Player counts for rulesets whose big tables are slow to check at every step (classic Mafia
+# plays up to 21; test_classic_scenarios.py checks 20–21 players on sampled steps).
+PLAYER_COUNTS = {"granna": (6, 7, 13), "mafia_pl": (5, 8, 11)}
+
+
 def option_combinations(ruleset: Ruleset, offered_only: bool = False) -> list[dict]:
-    """Every combination of the ruleset's options (bools on/off, every choice).
+    """Every combination of the ruleset's options (bools on/off, every choice), or, past
+    ``COMBINATIONS_LIMIT`` of them, a deterministic sample: all defaults, every bool on, every
+    bool off (choices at their defaults), then seeded random combinations.
 
     ``offered_only``: only those hosts can choose (the others at their defaults), for the tests
     of screens, which are built only for those.
@@ -73,12 +84,28 @@ def option_combinations(ruleset: Ruleset, offered_only: bool = False) -> list[di
     values = [([False, True] if option.kind == "bool" else [value for value, _ in option.choices])
               if option.offered or not offered_only else [option.default]
               for option in options]
-    return [dict(zip([option.key for option in options], combo))
-            for combo in itertools.product(*values)]
+    keys = [option.key for option in options]
+    if math.prod(len(choices) for choices in values) <= COMBINATIONS_LIMIT:
+        return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+    defaults = [option.default for option in options]
+    fixed = [defaults]
+    for flag in (True, False):
+        fixed.append([flag if option.kind == "bool" and len(choices) > 1 else default
+                      for option, choices, default in zip(options, values, defaults)])
+    chooser = random.Random(f"options:{ruleset.slug}:{offered_only}")
+    sample = [[chooser.choice(choices) for choices in values] for _ in range(SAMPLED_COMBINATIONS)]
+    combos = []
+    for combo in fixed + sample:
+        if combo not in combos:
+            combos.append(combo)
+    return [dict(zip(keys, combo)) for combo in combos]
 
 
 def player_counts(ruleset: Ruleset, most: int = 6) -> list[int]:
-    """All player counts, or ``most`` of them spread from min to max."""
+    """All player counts, or ``most`` of them spread from min to max (``PLAYER_COUNTS``
+    chooses them for long games)."""
+    if ruleset.slug in PLAYER_COUNTS:
+        return list(PLAYER_COUNTS[ruleset.slug])
     low, high = ruleset.min_players, ruleset.max_players
     if high - low < most:
         return list(range(low, high + 1))
@@ -92,8 +119,8 @@ def random_playthrough(ruleset: Ruleset, players: int, options: dict, seed: int)
     play = Playthrough(ruleset, players, options, seed, state, list(events))
     while ruleset.outcome(state) is None:
         assert len(play.steps) < MAX_STEPS, f"{play}: no end after {MAX_STEPS} actions"
-        seats = ruleset.waiting_for(state)
-        seat = chooser.choice(seats) if seats else None
+        seats = movers(ruleset, state)
+        seat = chooser.choice(seats) if seats != [None] else None
         actions = ruleset.legal_actions(state, seat)
         assert actions, f"{play}: seat {seat} is awaited but has no legal action"
         action = chooser.choice(actions)

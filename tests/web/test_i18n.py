@@ -113,6 +113,45 @@ def test_every_engine_narration_code_has_words():
     assert {"setup", "vote", "reveal", "approved", "rejected"} <= seen
 
 
+@pytest.mark.parametrize("slug", ["granna", "mafia_pl"])
+def test_every_classic_narration_code_has_words_in_every_edition_and_theme(slug):
+    """Classic Mafia: each line the engine can say renders in English and Czech, in the words of
+    the edition and of the children's re-theme (presenters.classic.LINES)."""
+    from django.utils import translation
+
+    from mafiagames.presenters import classic
+    from tests.engines.playthrough import option_combinations, random_playthrough
+
+    ruleset = registry.get(slug)
+    seen = set()
+    for index, options in enumerate(option_combinations(ruleset)):
+        for players in (ruleset.min_players, 9, 20):
+            play = random_playthrough(ruleset, players, options, index)
+            for state in play.states[::3] + [play.final]:
+                view = ruleset.view(state, None)
+                for item in state["narration"]:
+                    seen.add(item["code"])
+                    for language in ("en", "cs"):
+                        with translation.override(language):
+                            text = classic.narrate(item, [f"P{i}" for i in range(players)], view)
+                        assert text, f"no {language} words for {item} in {slug}"
+                        assert "%(" not in text
+    assert {"setup", "night", "mafia_step", "dawn", "discussion", "vote", "lynched"} <= seen
+
+
+def test_every_classic_refusal_has_translated_words():
+    import re as regex
+
+    from engines.classic import engine
+    from mafiagames.presenters import classic as words
+
+    source = Path(engine.__file__).read_text()
+    codes = set(regex.findall(r'(?:IllegalAction|MalformedAction)\("([a-z_]+)"', source))
+    codes |= set(regex.findall(r'_checked_target\([^)]*"([a-z_]+)"\)', source)) | {"self_target"}
+    assert len(codes) > 15
+    assert codes <= set(words.ERRORS), f"add words for {sorted(codes - set(words.ERRORS))}"
+
+
 def test_every_refusal_the_engine_can_raise_has_translated_words():
     """Engines speak English codes; each code a player can meet is worded by the presenter."""
     import re as regex

@@ -1,0 +1,12 @@
+"""Classic Mafia: GRANNA "Мафія" (``granna``) and the Polish "Mafia – zasady gry" (``mafia_pl``).
+
+One engine (``engine.py``) with two presets (``editions.py``); pure tables in ``roles.py``,
+``votes.py`` and ``night.py``.  Rules: ``shared/rules/classic-mafia.md`` §B, §C.
+"""
+
+from engines.classic.editions import GRANNA as _GRANNA_SLUG
+from engines.classic.editions import MAFIA_PL as _MAFIA_PL_SLUG
+from engines.classic.engine import RULESETS
+
+GRANNA = RULESETS[_GRANNA_SLUG]
+MAFIA_PL = RULESETS[_MAFIA_PL_SLUG]

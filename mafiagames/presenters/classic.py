@@ -1,0 +1,502 @@
+"""Classic Mafia (engines/classic/: GRANNA ``granna`` and Polish ``mafia_pl``): views into words.
+
+The engine speaks in codes and seats; this module is the one place they become sentences and
+names, in the edition's own words (rules B.4 and C.4 narration tables): GRANNA's Spytown with
+Mafiosi and Policemen, the Polish city with its gang, and the children's "Police Academy"
+(option ``kids_retheme``, rules B.3.3 4.) with Rascals and Cadets, never "Mafia".
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from . import FormError
+
+TEMPLATE_DIR = "engines/classic"
+
+GRANNA, POLISH, KIDS = "granna", "mafia_pl", "kids"
+
+ROLE_NAMES = {
+    GRANNA: {"mafioso": gettext_lazy("Mafioso"), "agent": gettext_lazy("Agent"),
+             "policeman": gettext_lazy("Policeman")},
+    POLISH: {"mafioso": gettext_lazy("Gangster"), "agent": gettext_lazy("Agent"),
+             "policeman": gettext_lazy("Policeman"), "doctor": gettext_lazy("Doctor"),
+             "wizard": gettext_lazy("Wizard"), "judge": gettext_lazy("Judge")},
+    KIDS: {"mafioso": gettext_lazy("Rascal"), "agent": gettext_lazy("Secret cadet"),
+           "policeman": gettext_lazy("Cadet")},
+}
+TEAM_NAMES = {
+    GRANNA: {"mafia": gettext_lazy("The Mafia"), "police": gettext_lazy("The Police")},
+    POLISH: {"mafia": gettext_lazy("The gang"), "police": gettext_lazy("The police")},
+    KIDS: {"mafia": gettext_lazy("The Rascals"), "police": gettext_lazy("The Cadets")},
+}
+ROLE_HELP = {
+    "mafioso": gettext_lazy("You wake with your partners at night and choose a victim. Win when no police "
+                            "are left."),
+    "agent": gettext_lazy("You play for the police. Each night you may learn one player's card — only you "
+                          "see the answer."),
+    "policeman": gettext_lazy("Find the mafia by talking and voting. Win when none of them is left."),
+    "doctor": gettext_lazy("You play for the police. Each night you may heal one player: if the gang picks "
+                           "them, they survive."),
+    "wizard": gettext_lazy("You play for the police. Once per game, at night, you may swap two players' cards."),
+    "judge": gettext_lazy("You play for the police. Once per game your day vote may count double."),
+}
+KIDS_HELP = {
+    "mafioso": gettext_lazy("You wake with the other Rascals at night and choose who to catch. Win when no "
+                            "Cadets are left."),
+    "agent": gettext_lazy("You are a Cadet. Each night you may learn one player's card — only you see the "
+                          "answer."),
+    "policeman": gettext_lazy("Find the Rascals by talking and voting. Win when none of them is left."),
+}
+
+HOST_MOVES = {
+    "end_discussion": gettext_lazy("End the discussion: vote"),
+    "end_defence": gettext_lazy("Defences done: final vote"),
+}
+
+PHASE_TITLES = {
+    "agent": gettext_lazy("Night"), "doctor": gettext_lazy("Night"), "mafia": gettext_lazy("Night"),
+    "wizard": gettext_lazy("Night"),
+    "last_shot": gettext_lazy("A last shot"),
+    "discussion": gettext_lazy("Discussion"),
+    "vote": gettext_lazy("Vote"),
+    "defence": gettext_lazy("Defence"),
+    "final_vote": gettext_lazy("Final vote"),
+    "re_discussion": gettext_lazy("A tie: talk once more"),
+    "re_vote": gettext_lazy("Re-vote"),
+    "game_over": gettext_lazy("Game over"),
+}
+NIGHT_STEPS = ("agent", "doctor", "mafia", "wizard")
+STEP_NAMES = {
+    "agent": gettext_lazy("The agent is awake"),
+    "doctor": gettext_lazy("The doctor is awake"),
+    "mafia": gettext_lazy("The mafia is awake"),
+    "wizard": gettext_lazy("The wizard is awake"),
+}
+CAUSES = {
+    "night": gettext_lazy("killed at night"),
+    "lynch": gettext_lazy("voted out"),
+    "last_shot": gettext_lazy("shot"),
+    "small_rule_agent": gettext_lazy("caught at night"),
+}
+KIDS_CAUSES = {"night": gettext_lazy("caught at night"), "lynch": gettext_lazy("voted out"),
+               "last_shot": gettext_lazy("caught"), "small_rule_agent": gettext_lazy("caught at night")}
+REASONS = {
+    GRANNA: {"mafia_eliminated": gettext_lazy("Every Mafioso is out."),
+             "police_eliminated": gettext_lazy("No Policeman and no Agent is left standing.")},
+    POLISH: {"mafia_eliminated": gettext_lazy("The whole gang is behind bars."),
+             "police_eliminated": gettext_lazy("No officer is left standing.")},
+    KIDS: {"mafia_eliminated": gettext_lazy("Every Rascal is caught."),
+           "police_eliminated": gettext_lazy("No Cadet is left.")},
+}
+VOTE_KINDS = {"vote": gettext_lazy("Vote"), "final_vote": gettext_lazy("Final vote"),
+              "re_vote": gettext_lazy("Re-vote")}
+
+# Narration (rules B.4, C.4).  A line is keyed by (code, variant); a value is one line for
+# every edition or a dict by words (GRANNA, Polish, children's).  Seats become names, roles
+# their names in the edition's words, lists of seats joined names.
+LINES = {
+    ("setup", None): gettext_lazy("The cards are dealt: %(roles)s. Look at your phone in secret."),
+    ("setup", "small"): gettext_lazy("The cards are dealt: %(roles)s. A small game: the agent looks only "
+                                     "in the first night, and dies if he finds the mafia."),
+    ("setup", "large"): gettext_lazy("The cards are dealt: %(roles)s. A large game: the first two players "
+                                     "out in round 1 each take a last shot."),
+    ("night", None): {
+        GRANNA: gettext_lazy("Night %(round)s falls on Spytown. Everyone, close your eyes — look only at "
+                             "your own phone."),
+        POLISH: gettext_lazy("Night %(round)s: the city falls asleep. Look only at your own phone."),
+        KIDS: gettext_lazy("Night %(round)s at the Police Academy. Look only at your own phone."),
+    },
+    ("agent_step", None): {
+        GRANNA: gettext_lazy("Agent, open your eyes. Point at one player — I will show you their token."),
+        POLISH: gettext_lazy("The agent wakes up. Point at one person — I will show you their token."),
+        KIDS: gettext_lazy("Secret cadet, open your eyes. Point at one player — I will show you their card."),
+    },
+    ("doctor_step", None): gettext_lazy("The doctor wakes up. Choose someone to heal tonight."),
+    ("mafia_step", None): {
+        GRANNA: gettext_lazy("Mafiosi, open your eyes. Recognise each other and silently choose tonight's "
+                             "victim."),
+        POLISH: gettext_lazy("The mafia wakes up. Meet each other, and silently choose the officer who dies "
+                             "tonight."),
+        KIDS: gettext_lazy("Rascals, open your eyes. Recognise each other and choose who to catch tonight."),
+    },
+    ("wizard_step", None): gettext_lazy("The wizard wakes up. A spell tonight?"),
+    ("dawn", None): {
+        GRANNA: gettext_lazy("Everyone, open your eyes."),
+        POLISH: gettext_lazy("The city wakes up."),
+        KIDS: gettext_lazy("Good morning, cadets!"),
+    },
+    ("spell_cast", None): gettext_lazy("Magic was in the air tonight — everyone, check your card."),
+    ("agent_caught", None): {
+        GRANNA: gettext_lazy("The Agent was discovered — the Agent is dead."),
+        POLISH: gettext_lazy("The agent was discovered — the agent is dead."),
+        KIDS: gettext_lazy("The secret cadet was discovered and caught."),
+    },
+    ("killed", None): {
+        GRANNA: gettext_lazy("Tonight %(seat)s was killed. %(seat)s's token: %(role)s."),
+        POLISH: gettext_lazy("Tonight %(seat)s fell. %(seat)s's card: %(role)s."),
+        KIDS: gettext_lazy("Tonight the Rascals caught %(seat)s. %(seat)s's card: %(role)s."),
+    },
+    ("saved", None): gettext_lazy("%(seat)s was attacked tonight — and saved by the doctor."),
+    ("nobody_died", None): {
+        GRANNA: gettext_lazy("The night passed quietly. Nobody died."),
+        POLISH: gettext_lazy("Tonight nobody was eliminated."),
+        KIDS: gettext_lazy("The night passed quietly. Nobody was caught."),
+    },
+    ("discussion", None): {
+        GRANNA: gettext_lazy("Police, the intruders are among you. Discuss: who are the Mafiosi?"),
+        POLISH: gettext_lazy("Someone among you works for the gang. Talk it over — accuse, defend, reveal as "
+                             "much as you dare."),
+        KIDS: gettext_lazy("Cadets, the Rascals are among you. Talk it over: who are they?"),
+    },
+    ("vote", None): gettext_lazy("Vote on your phone: point at the player you suspect."),
+    ("votes_revealed", None): gettext_lazy("The votes are in."),
+    ("judge_double", None): gettext_lazy("%(seat)s uses the judge's power — that vote counts twice."),
+    ("finalists", None): {
+        GRANNA: gettext_lazy("%(seats)s received the most votes. Each may speak in their defence — everyone "
+                             "else, silence."),
+        POLISH: gettext_lazy("%(seats)s, you have the floor. Convince us you are innocent."),
+        KIDS: gettext_lazy("%(seats)s received the most votes. Each may speak in their defence — everyone "
+                           "else, silence."),
+    },
+    ("final_vote", None): {
+        GRANNA: gettext_lazy("Final vote: %(ballot)s?"),
+        POLISH: gettext_lazy("Final vote: %(ballot)s. You may change your mind."),
+        KIDS: gettext_lazy("Final vote: %(ballot)s?"),
+    },
+    ("tie", None): gettext_lazy("A tie between %(seats)s. Talk once more — will anyone change their mind?"),
+    ("re_vote", None): gettext_lazy("Vote again: %(ballot)s."),
+    ("coin", None): gettext_lazy("Still tied. The coin decides: %(seat)s."),
+    ("lynched", None): {
+        GRANNA: gettext_lazy("%(seat)s is out. %(seat)s's token: %(role)s."),
+        POLISH: gettext_lazy("%(seat)s is arrested. %(seat)s's card: %(role)s."),
+        KIDS: gettext_lazy("%(seat)s is out of the game. %(seat)s's card: %(role)s."),
+    },
+    ("last_shot", "mandatory"): gettext_lazy("%(seat)s, you have a last shot. Choose your target on your phone."),
+    ("last_shot", "optional"): gettext_lazy("%(seat)s may take a last shot. Choose on your phone."),
+    ("shot", None): gettext_lazy("%(shooter)s shoots %(seat)s. %(seat)s is out — %(role)s."),
+    ("no_shot", None): gettext_lazy("%(shooter)s does not shoot."),
+    ("police_win", None): {
+        GRANNA: gettext_lazy("Every Mafioso is gone. Spytown is safe — the Police win!"),
+        POLISH: gettext_lazy("The whole gang is behind bars — the police win!"),
+        KIDS: gettext_lazy("Every Rascal is caught — the Cadets win!"),
+    },
+    ("mafia_win", None): {
+        GRANNA: gettext_lazy("No Policeman is left standing. The Mafia owns Spytown!"),
+        POLISH: gettext_lazy("No officer is left standing — the mafia wins!"),
+        KIDS: gettext_lazy("No Cadet is left — the Rascals win!"),
+    },
+}
+SEAT_PARAMS = {"seat", "shooter"}
+SEATS_PARAMS = {"seats", "ballot"}
+
+
+def words(view: dict) -> str:
+    """Whose words this table speaks: the children's re-theme, else the edition's."""
+    return KIDS if view["options"].get("kids_retheme") else view["edition"]
+
+
+def role_name(view: dict, role: str | None) -> str:
+    names = ROLE_NAMES[words(view)]
+    return str(names.get(role) or ROLE_NAMES[POLISH].get(role, role or ""))
+
+
+def _variant(code: str, params: dict):
+    if code == "setup":
+        return "small" if params.get("small_game") else "large" if params.get("large_game") else None
+    if code == "last_shot":
+        return "optional" if params.get("optional") else "mandatory"
+    return None
+
+
+def _roles_text(view: dict, counts: dict) -> str:
+    return ", ".join(f"{count}× {role_name(view, role)}" for role, count in counts.items() if count)
+
+
+def narrate(item: dict, names: list[str], view: dict) -> str:
+    """One narration line in the words of ``view``'s table ("" for an unknown code)."""
+    code, raw = item.get("code", ""), item.get("params", {})
+    line = LINES.get((code, _variant(code, raw)))
+    if isinstance(line, dict):
+        line = line[words(view)]
+    if line is None:
+        return ""
+    params = {}
+    for key, value in raw.items():
+        if key in SEAT_PARAMS and isinstance(value, int):
+            params[key] = names[value]
+        elif key in SEATS_PARAMS and isinstance(value, list):
+            params[key] = ", ".join(names[seat] for seat in value)
+        elif key == "role":
+            params[key] = role_name(view, value)
+        elif key == "roles":
+            params[key] = _roles_text(view, value)
+        else:
+            params[key] = value
+    try:
+        return str(line) % params
+    except (KeyError, TypeError, ValueError):
+        return ""
+
+
+def present(view: dict, names: list[str]) -> dict:
+    """Template context for a classic Mafia view (the TV when view["me"] is None)."""
+    table = words(view)
+    causes = KIDS_CAUSES if table == KIDS else CAUSES
+    vote, last_vote, outcome = view.get("vote"), view.get("last_vote"), view.get("outcome")
+    winners = set(outcome["winners"]) if outcome else set()
+    rows = [{"seat": seat, "name": names[seat], "alive": info["alive"],
+             "role": info["role"], "role_name": role_name(view, info["role"]) if info["role"] else "",
+             "cause": str(causes.get(info["cause"], "")) if info["cause"] else "",
+             "voted": bool(vote) and seat in vote["voted"],
+             "voting": bool(vote) and seat in vote["voters"],
+             "finalist": seat in view["finalists"] or seat in view["tied"],
+             "winner": seat in winners}
+            for seat, info in enumerate(view["seats"])]
+    context = {
+        "v": view,
+        "rows": rows,
+        "words": table,
+        "phase_title": PHASE_TITLES.get(view["phase"], ""),
+        "night": view["phase"] in NIGHT_STEPS,
+        "step_name": STEP_NAMES.get(view.get("night_step") or "", ""),
+        "narration": [t for t in (narrate(i, names, view) for i in view.get("narration", [])) if t],
+        "living": [row for row in rows if row["alive"]],
+        "finalist_names": [names[s] for s in view["finalists"]],
+        "tied_names": [names[s] for s in view["tied"]],
+        "waiting_votes": len(vote["voters"]) - len(vote["voted"]) if vote else 0,
+        "ballot_names": [names[s] for s in vote["ballot"]] if vote else [],
+        "vote_kind": VOTE_KINDS.get(vote["kind"], "") if vote else "",
+        "shooter_name": names[view["last_shot"]["shooter"]] if view.get("last_shot") else "",
+    }
+    if last_vote:
+        context["last_vote"] = {
+            "kind": VOTE_KINDS.get(last_vote["kind"], ""),
+            "double_name": names[last_vote["double"]] if last_vote["double"] is not None else None,
+            "votes": [{"name": names[voter], "target": names[target], "double": voter == last_vote["double"]}
+                      for voter, target in enumerate(last_vote["votes"]) if target is not None],
+            "tally": sorted(({"name": names[seat], "count": count}
+                             for seat, count in enumerate(last_vote["tally"]) if count),
+                            key=lambda entry: -entry["count"]),
+        }
+    if outcome:
+        context["winner_name"] = TEAM_NAMES[table].get(outcome["winner"], outcome["winner"])
+        context["reason_text"] = REASONS[table].get(outcome["reason"], "")
+        context["reveal"] = _reveal(view, names)
+    me = view.get("me")
+    if me is not None:
+        context.update(_mine(view, me, names))
+    return context
+
+
+def _reveal(view: dict, names: list[str]) -> dict:
+    """At the end everything is told (rules §0, game end reveal): checks, heals, the spell."""
+    reveal = view["reveal"]
+    return {
+        "checks": [{"agent": names[c["agent"]], "target": names[c["target"]], "round": c["round"],
+                    "result": role_name(view, c["role"])} for c in reveal["checks"]],
+        "heals": [{"doctor": names[h["doctor"]], "target": names[h["target"]], "round": h["round"]}
+                  for h in reveal["heals"]],
+        "swap": ({"wizard": names[reveal["swap"]["wizard"]], "round": reveal["swap"]["round"],
+                  "targets": [names[s] for s in reveal["swap"]["targets"]]} if reveal["swap"] else None),
+    }
+
+
+def _mine(view: dict, me: dict, names: list[str]) -> dict:
+    """A phone's own things: its card (press and hold), and its buttons from ``me.moves``."""
+    table = words(view)
+    helps = KIDS_HELP if table == KIDS else ROLE_HELP
+    mine = {
+        "me": me,
+        "my_role_name": role_name(view, me["role"]),
+        "my_role_help": helps.get(me["role"], ""),
+        "partner_names": [names[s] for s in me["partners"]],
+        "my_checks": [{"name": names[c["target"]], "result": role_name(view, c["role"]), "round": c["round"]}
+                      for c in me["checks"]],
+        "my_heals": [{"name": names[h["target"]], "round": h["round"]} for h in me["heals"]],
+        "my_swap": [names[s] for s in me["swap"]["targets"]] if me.get("swap") else None,
+        "choices": _choices(view, me, names),
+        "i_won": bool(view.get("outcome")) and view["outcome"]["winner"] == me["team"],
+    }
+    if me.get("picks") is not None:
+        mine["picks"] = [{"name": names[p["seat"]], "target": names[p["target"]] if p["target"] is not None else None}
+                         for p in me["picks"]]
+    if me.get("ghost"):
+        ghost = me["ghost"]
+        tonight = ghost["night"]
+        mine["ghost"] = {
+            "roles": [{"name": names[seat], "role": role_name(view, role), "alive": view["seats"][seat]["alive"]}
+                      for seat, role in enumerate(ghost["roles"])],
+            "check": ({"agent": names[tonight["check"]["agent"]], "target": names[tonight["check"]["target"]]}
+                      if tonight["check"] else None),
+            "heal": names[tonight["heal"]["target"]] if tonight["heal"] else None,
+            "picks": [{"name": names[p["seat"]], "target": names[p["target"]]} for p in tonight["picks"]],
+            "victim": names[tonight["victim"]] if tonight["victim"] is not None else None,
+            "swap": [names[s] for s in tonight["swap"]["targets"]] if tonight["swap"] else None,
+        }
+    return mine
+
+
+def _choices(view: dict, me: dict, names: list[str]) -> dict:
+    """The phone's buttons, from exactly the engine's legal moves: each a label and the form
+    fields it sends.  ``targets``: one button per player; ``double``: the judge's second row;
+    ``pair``: the wizard picks two; ``skip``: the button that declines."""
+    targets, doubles, pair, skip = [], [], [], None
+    for move in me["moves"]:
+        kind = move["type"]
+        if kind in ("check", "heal", "pick_victim", "last_shot", "vote"):
+            fields = {"action": kind, "target": move["target"]}
+            entry = {"label": names[move["target"]], "fields": fields, "seat": move["target"]}
+            if move.get("double"):
+                doubles.append({**entry, "fields": {**fields, "double": "on"}})
+            else:
+                targets.append(entry)
+        elif kind == "cast_swap":
+            for seat in move["targets"]:
+                if seat not in pair:
+                    pair.append(seat)
+        else:
+            skip = {"action": kind, "label": SKIP_LABELS.get(kind, kind)}
+    return {"targets": targets, "doubles": doubles, "skip": skip,
+            "pair": [{"seat": seat, "name": names[seat]} for seat in sorted(pair)],
+            "any": bool(targets or doubles or pair or skip)}
+
+
+SKIP_LABELS = {
+    "skip_check": gettext_lazy("No check tonight"),
+    "skip_heal": gettext_lazy("Heal nobody tonight"),
+    "skip_swap": gettext_lazy("No spell tonight"),
+    "skip_last_shot": gettext_lazy("Don't shoot"),
+}
+TARGET_ACTIONS = ("check", "heal", "pick_victim", "last_shot", "vote")
+
+
+def parse_action(post) -> dict:
+    """Form fields of a phone's tap → an engine action (the engine validates everything)."""
+    kind = post.get("action", "")
+    if kind in TARGET_ACTIONS:
+        action = {"type": kind, "target": _int(post.get("target"))}
+        if kind == "vote" and post.get("double"):
+            action["double"] = True
+        return action
+    if kind == "cast_swap":
+        targets = [_int(raw) for raw in post.getlist("targets")]
+        if len(targets) != 2:
+            raise FormError(_("Pick exactly two players."))
+        return {"type": kind, "targets": targets}
+    if kind in SKIP_LABELS:
+        return {"type": kind}
+    raise FormError(_("Unknown action."))
+
+
+def _int(raw) -> int:
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        raise FormError(_("Not a player: %(value)s") % {"value": raw}) from None
+
+
+OPTION_LABELS = {
+    "small_game_rule": (gettext_lazy("Small-game rule (6–7 players)"),
+                        gettext_lazy("The agent looks only in the first night, and dies if he points at the "
+                                     "Mafioso.")),
+    "small_game_round1_mafia": (gettext_lazy("Small game: the mafia kills in round 1 too"),
+                                gettext_lazy("The rulebook goes from the agent straight to the day in round 1.")),
+    "large_game_rule": (gettext_lazy("Large-game rule (20–21 players)"),
+                        gettext_lazy("The first two players out in round 1 each take a last shot.")),
+    "kids_no_agent": (gettext_lazy("Children: no agent"), gettext_lazy("One more policeman instead.")),
+    "kids_last_shot_all": (gettext_lazy("Children: a last shot for everyone"),
+                           gettext_lazy("Everyone killed at night or voted out may shoot one player.")),
+    "kids_single_vote": (gettext_lazy("Children: one vote"),
+                         gettext_lazy("No defence and final vote: the most votes leave (a tie has a final "
+                                      "vote).")),
+    "kids_retheme": (gettext_lazy("Children: Police Academy"),
+                     gettext_lazy("Cadets and Rascals instead of police and mafia.")),
+    "ghost_view": (gettext_lazy("Ghost view"),
+                   gettext_lazy("Players who are out see every role and the night's actions — and stay "
+                                "silent.")),
+    "doctor": (gettext_lazy("Doctor"), gettext_lazy("Heals one player each night.")),
+    "wizard": (gettext_lazy("Wizard"), gettext_lazy("Once per game swaps two players' cards at night.")),
+    "judge": (gettext_lazy("Judge"), gettext_lazy("Once per game his day vote counts double.")),
+    "doctor_self_heal": (gettext_lazy("The doctor may heal himself"), ""),
+    "announce_saved": (gettext_lazy("Name the player the doctor saved"),
+                       gettext_lazy("Otherwise dawn only says nobody was eliminated.")),
+    "agent_sees": (gettext_lazy("The agent's check shows"), ""),
+    "arrest_scope": (gettext_lazy("Final vote"), ""),
+    "deadline_seconds": (gettext_lazy("Time to decide at night"),
+                         gettext_lazy("Then the game master decides: the mafia's most-picked victim, no "
+                                      "check, no heal, no spell, no shot.")),
+    "night_seconds": (gettext_lazy("Shortest night step"),
+                      gettext_lazy("Every night step lasts at least this long, so nobody learns who was "
+                                   "awake.")),
+    "discussion_minutes": (gettext_lazy("Discussion timer"), gettext_lazy("The host can end it sooner.")),
+}
+OPTION_CHOICES = {
+    "agent_sees": {"team": gettext_lazy("Gangster or policeman"), "card": gettext_lazy("The exact card")},
+    "arrest_scope": {"heard": gettext_lazy("Only the players heard"), "anyone": gettext_lazy("Any living player")},
+    "discussion_minutes": {"off": gettext_lazy("None: the host ends it"), "2": gettext_lazy("2 min"),
+                           "3": gettext_lazy("3 min"), "5": gettext_lazy("5 min"), "10": gettext_lazy("10 min")},
+}
+
+# Player-facing messages for the engine's refusal codes (the engine's own text is English).
+ERRORS = {
+    "bad_action": gettext_lazy("That request was malformed."),
+    "unknown_action": gettext_lazy("Unknown action."),
+    "bad_seat": gettext_lazy("You are not playing in this game."),
+    "game_over": gettext_lazy("This game is over."),
+    "wrong_phase": gettext_lazy("That is not possible right now."),
+    "not_your_turn": gettext_lazy("It is not your turn."),
+    "host_only": gettext_lazy("Only the host can do that."),
+    "no_clock": gettext_lazy("That is not possible right now."),
+    "unknown_seat": gettext_lazy("That player is not at this table."),
+    "bad_target": gettext_lazy("Pick a player at this table."),
+    "bad_targets": gettext_lazy("Pick exactly two players."),
+    "same_target": gettext_lazy("Pick two different players."),
+    "bad_double": gettext_lazy("That request was malformed."),
+    "target_dead": gettext_lazy("Pick a player still in the game."),
+    "dead": gettext_lazy("You are out of the game."),
+    "self_target": gettext_lazy("Pick someone else."),
+    "wizard_self": gettext_lazy("The wizard cannot swap his own card."),
+    "no_self_heal": gettext_lazy("The doctor may not heal himself in this game."),
+    "no_self_vote": gettext_lazy("You cannot vote for yourself in this vote."),
+    "fellow_mafioso": gettext_lazy("Pick someone who is not one of you."),
+    "locked": gettext_lazy("You have already agreed on tonight's victim."),
+    "already_acted": gettext_lazy("You have already made tonight's choice."),
+    "already_voted": gettext_lazy("You have already voted."),
+    "check_required": gettext_lazy("The agent must check a player."),
+    "shot_required": gettext_lazy("Take your last shot."),
+    "not_on_ballot": gettext_lazy("That player is not on the ballot."),
+    "not_judge": gettext_lazy("Only the judge's vote can count double."),
+    "judge_used": gettext_lazy("The judge's double vote has been used."),
+}
+
+
+def error_message(exc) -> str:
+    return str(ERRORS.get(exc.code, exc.message))
+
+
+def _public(view: dict) -> dict:
+    return {key: value for key, value in view.items() if key not in ("me", "narration")}
+
+
+def panel_key(view: dict) -> str:
+    """Everything templates/engines/classic/phone_panel.html shows: the public view and the
+    phone's own part but its seat number — equal keys, equal panels (rendering.py)."""
+    me = {key: value for key, value in view["me"].items() if key != "seat"}
+    return json.dumps([_public(view), me], sort_keys=True)
+
+
+def board_key(view: dict) -> str:
+    """Everything templates/engines/classic/phone_board.html shows (public only)."""
+    return json.dumps(_public(view), sort_keys=True)
+
+
+def role_key(view: dict) -> str:
+    """Everything templates/engines/classic/phone_role.html shows."""
+    me = view["me"]
+    return json.dumps([words(view), me["role"], me["alive"], me["partners"], me["checks"], me["heals"],
+                       me["swap"], me["judge_used"], me["keep_secret"], view["outcome"] is not None],
+                      sort_keys=True)

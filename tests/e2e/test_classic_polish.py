@@ -1,0 +1,113 @@
+"""Classic Mafia in real browsers: a TV and seven phones play the Polish edition with the doctor.
+
+The host picks "Mafia (Polish)" and ticks the doctor; the app is the game master: each night
+step (agent, doctor, gang) ends by itself on the server's clock, the host ends the discussion
+and the defence on the TV, the phones vote, and dawn and every arrest reveal a card. Players act
+as their phones offer: the first name on their buttons (the gangster kills, the doctor heals,
+the agent checks, everyone votes). Sleeping phones show the same night screen with buttons that
+send nothing; the dead see the silence banner; the TV lists everyone's card at the end.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import expect
+
+from .conftest import Daphne, join_phone, needs_chromium, open_tv
+
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
+NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
+STEP_LIMIT = 200   # screens the TV moves through; a 7-player game needs far fewer
+
+
+@pytest.fixture
+def daphne(transactional_db, output_dir):
+    server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
+    server.env["CLOCK_SCALE"] = "0.05"   # an 8 s night step takes 0.4 s, a 60 s deadline 3 s
+    server.start()
+    yield server
+    server.stop()
+    server.log.close()
+
+
+def tv_version(tv) -> int:
+    marker = tv.locator("#sv")
+    return int(marker.get_attribute("data-v")) if marker.count() else -1
+
+
+def act_once(tv, phones) -> bool:
+    """The host's button on the TV, or one phone's first real button; False if nobody can act."""
+    host_move = tv.locator("#tv-host button.host-move")
+    if host_move.count():
+        host_move.first.click()
+        return True
+    for phone in phones:
+        buttons = phone.locator("#ph-panel form.target-choice button")
+        if buttons.count():
+            buttons.first.click()
+            return True
+    return False
+
+
+def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(daphne, browser, output_dir):
+    tv, join_url = open_tv(browser, daphne.url)
+    phones = [join_phone(browser, join_url, name, width=360) for name in NAMES]
+    expect(tv.locator("#tv-players .online")).to_have_count(7)
+    tv.select_option("#tv-host select[name=ruleset]", "mafia_pl")
+    expect(tv.locator("#tv-main .lobby h2")).to_have_text("Mafia (Polish)")
+    tv.check("input[name=opt-doctor]")
+    expect(tv.locator("#tv-main .options")).to_contain_text("Doctor")
+    tv.click("#tv-host button.start")
+    roles = []
+    for phone in phones:
+        expect(phone.locator("#ph-role .role-name")).to_have_count(1)
+        roles.append(phone.locator("#ph-role .role-name").inner_text())
+    assert sorted(roles) == ["Agent", "Doctor", "Gangster"] + ["Policeman"] * 4
+    agent, doctor = phones[roles.index("Agent")], phones[roles.index("Doctor")]
+
+    # The first night: only the agent's phone can act; every other living phone shows the same
+    # night screen with a name for each player — buttons that send nothing.
+    expect(agent.locator("#ph-panel form.target-choice button")).to_have_count(6)
+    for phone in phones:
+        expect(phone.locator("#ph-panel h2")).to_contain_text("Night")
+        if phone is not agent:
+            expect(phone.locator("#ph-panel .decoy button")).to_have_count(7)
+            expect(phone.locator("#ph-panel form[ws-send]")).to_have_count(0)
+    expect(tv.locator("#tv-main .countdown")).to_have_count(1)
+    phones[1].screenshot(path=str(output_dir / "phone-night.png"))
+    tv.screenshot(path=str(output_dir / "tv-night.png"))
+
+    saw = set()
+    for _ in range(STEP_LIMIT):
+        if tv.locator("#tv-main .result").count():
+            break
+        saw.add(tv.locator("#tv-main h2.phase").inner_text())
+        if doctor.locator("#ph-panel form[ws-send]").count():
+            saw.add("doctor's turn")
+        if "banner" not in saw and any(p.locator("#ph-panel .ghost-banner").count() for p in phones):
+            saw.add("banner")   # a player out: "stay silent", and the ghost view (on by default)
+            dead = next(p for p in phones if p.locator("#ph-panel .ghost-banner").count())
+            expect(dead.locator("#ph-panel details.ghost")).to_have_count(1)
+        if tv.locator("#tv-main .last-vote").count() and "votes" not in saw:
+            saw.add("votes")
+            tv.screenshot(path=str(output_dir / "tv-votes.png"))
+        before = tv_version(tv)
+        act_once(tv, phones)   # nobody can act: a night step is waiting for its clock
+        tv.wait_for_function("v => { const m = document.querySelector('#sv'); return m && +m.dataset.v > v; }",
+                             arg=before, timeout=15_000)
+    else:
+        pytest.fail(f"no winner after {STEP_LIMIT} steps")
+
+    assert {"Night · The agent is awake", "Night · The doctor is awake", "Night · The mafia is awake",
+            "Discussion", "Vote", "doctor's turn", "votes", "banner"} <= saw, saw
+    expect(tv.locator("#tv-main .result h2")).to_contain_text(re.compile("win!"))
+    expect(tv.locator("#tv-main .reveal li")).to_have_count(7)
+    expect(tv.locator("#tv-main .result")).to_contain_text("The doctor's heals")
+    assert all("You won!" in p.locator("#ph-panel h2").inner_text() or "You lost." in p.locator("#ph-panel h2")
+               .inner_text() for p in phones)
+    tv.screenshot(path=str(output_dir / "tv-end.png"))
+    phones[0].screenshot(path=str(output_dir / "phone-end.png"))
+    print(f"phases seen: {sorted(saw)}")
