@@ -73,9 +73,11 @@ NIGHT_STEPS = ("agent", "doctor", "mafia", "wizard")
 STEP_NAMES = {
     "agent": gettext_lazy("The agent is awake"),
     "doctor": gettext_lazy("The doctor is awake"),
-    "mafia": gettext_lazy("The mafia is awake"),
+    "mafia": {GRANNA: gettext_lazy("The mafia is awake"), POLISH: gettext_lazy("The gang is awake"),
+              KIDS: gettext_lazy("The Rascals are awake")},
     "wizard": gettext_lazy("The wizard is awake"),
 }
+KIDS_STEP_NAMES = {"agent": gettext_lazy("The secret cadet is awake")}
 CAUSES = {
     "night": gettext_lazy("killed at night"),
     "lynch": gettext_lazy("voted out"),
@@ -100,8 +102,14 @@ VOTE_KINDS = {"vote": gettext_lazy("Vote"), "final_vote": gettext_lazy("Final vo
 # their names in the edition's words, lists of seats joined names.
 LINES = {
     ("setup", None): gettext_lazy("The cards are dealt: %(roles)s. Look at your phone in secret."),
-    ("setup", "small"): gettext_lazy("The cards are dealt: %(roles)s. A small game: the agent looks only "
-                                     "in the first night, and dies if he finds the mafia."),
+    ("setup", "small"): {
+        GRANNA: gettext_lazy("The cards are dealt: %(roles)s. A small game: the agent looks only in the first "
+                             "night, and dies if he finds the mafia."),
+        POLISH: gettext_lazy("The cards are dealt: %(roles)s. A small game: the agent looks only in the first "
+                             "night, and dies if he finds the mafia."),
+        KIDS: gettext_lazy("The cards are dealt: %(roles)s. A small game: the secret cadet looks only in the "
+                           "first night, and is caught if he finds a Rascal."),
+    },
     ("setup", "large"): gettext_lazy("The cards are dealt: %(roles)s. A large game: the first two players "
                                      "out in round 1 each take a last shot."),
     ("night", None): {
@@ -262,7 +270,7 @@ def present(view: dict, names: list[str]) -> dict:
         "words": table,
         "phase_title": PHASE_TITLES.get(view["phase"], ""),
         "night": view["phase"] in NIGHT_STEPS,
-        "step_name": STEP_NAMES.get(view.get("night_step") or "", ""),
+        "step_name": _step_name(view, table),
         "narration": [t for t in (narrate(i, names, view) for i in view.get("narration", [])) if t],
         "living": [row for row in rows if row["alive"]],
         "finalist_names": [names[s] for s in view["finalists"]],
@@ -290,6 +298,12 @@ def present(view: dict, names: list[str]) -> dict:
     if me is not None:
         context.update(_mine(view, me, names))
     return context
+
+
+def _step_name(view: dict, table: str) -> str:
+    step = view.get("night_step") or ""
+    name = (KIDS_STEP_NAMES if table == KIDS else {}).get(step) or STEP_NAMES.get(step, "")
+    return str(name[table] if isinstance(name, dict) else name)
 
 
 def _reveal(view: dict, names: list[str]) -> dict:
