@@ -85,3 +85,27 @@ def test_replay_requires_staff(client):
     game = played_game()
     response = client.get(f"/admin/mafiagames/game/{game.pk}/replay/")
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_a_classic_game_replays_step_by_step_in_its_editions_words(admin_client):
+    """Past games of every ruleset are reviewed the same way: the Polish edition's night, dawn
+    and vote, rebuilt from seed + log, narrated in the gang's words."""
+    from .helpers import room_with_players
+
+    room, _players = room_with_players(9)
+    services.configure(room, "mafia_pl", {"doctor": True})
+    roles = ["mafioso", "mafioso", "agent", "doctor", *["policeman"] * 5]
+    game = services.start_game(room, seed=11, deal={"roles": roles})
+    for seat, action in ((2, {"type": "check", "target": 0}), (None, {"type": "timeout"}),
+                         (3, {"type": "heal", "target": 3}), (None, {"type": "timeout"}),
+                         (0, {"type": "pick_victim", "target": 6}), (1, {"type": "pick_victim", "target": 6}),
+                         (None, {"type": "timeout"})):
+        game = services.submit(game.pk, seat, action)
+    url = f"/admin/mafiagames/game/{game.pk}/replay/"
+    last = admin_client.get(url).content.decode()
+    assert "reproduces the stored snapshot exactly" in last
+    assert "Tonight Grace fell. Grace&#x27;s card: Policeman." in last
+    night = admin_client.get(url + "?step=5").content.decode()
+    assert "The mafia wakes up" in night
+    tv = night.split('id="tv-view">')[1].split("</pre>")[0]
+    assert "&quot;role&quot;: &quot;" not in tv and "&quot;role&quot;: null" in tv   # no card on the TV at night

@@ -263,3 +263,44 @@ def test_the_host_switches_to_a_classic_edition_and_sets_its_options():
     assert room.options["deadline_seconds"] == "30"   # a refused value changes nothing
     assert host.post(f"/r/{room.code}/host", {"command": "start"}).status_code == 204
     assert room.games.get().ruleset == "mafia_pl"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_night_step_that_fell_due_while_the_server_was_down_ends_when_it_starts_again():
+    """Timers survive a restart: the step's clock started in the database, so a process that
+    starts after the deadline ends the step at once (timers.resume), exactly once."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from mafiagames.tables import game_dict
+
+    room, players = await database_sync_to_async(room_with_players)(9)
+    await database_sync_to_async(services.configure)(room, "mafia_pl", {"doctor": True})
+    game = await database_sync_to_async(services.start_game)(room, seed=3, deal={"roles": NINE})
+    assert game.state["phase"] == "agent" and game.clock_started is not None
+    down = timezone.now() - timedelta(minutes=5)   # the agent's 60 s passed while nobody served
+    await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(clock_started=down)
+    assert timers.due_in(game_dict(await database_sync_to_async(Game.objects.get)(pk=game.pk))) < 0
+    changed = asyncio.Event()
+
+    class Screen:
+        def refresh_soon(self, version):
+            changed.set()
+
+    screen = Screen()
+    await HUB.register(room.code, screen)
+    try:
+        timers._resumed.discard(asyncio.get_running_loop())   # as if this process had just started
+        timers.resume()
+
+        async def until_doctor():
+            while (await database_sync_to_async(Game.objects.get)(pk=game.pk)).state["phase"] != "doctor":
+                changed.clear()
+                await changed.wait()
+        await asyncio.wait_for(until_doctor(), 30)
+        after = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+        assert after.version == game.version + 1 and after.clock_started > down   # the doctor's own clock
+    finally:
+        await HUB.unregister(room.code, screen)
+        screens.forget(room.code)
