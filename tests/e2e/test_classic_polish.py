@@ -101,7 +101,7 @@ def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(daphne, bro
     else:
         pytest.fail(f"no winner after {STEP_LIMIT} steps")
 
-    assert {"Night · The agent is awake", "Night · The doctor is awake", "Night · The mafia is awake",
+    assert {"Night · The agent is awake", "Night · The doctor is awake", "Night · The gang is awake",
             "Discussion", "Vote", "doctor's turn", "votes", "banner"} <= saw, saw
     expect(tv.locator("#tv-main .result h2")).to_contain_text(re.compile("win!"))
     expect(tv.locator("#tv-main .reveal li")).to_have_count(7)
