@@ -182,8 +182,8 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
         role_key = pres.role_key(view) if hasattr(pres, "role_key") else json.dumps(
             [mine.get("role"), mine.get("partners"), mine.get("plot_learnt")])
         keys = {"ph-role": (kept, ("role", game["id"], role_key)),
-                "ph-panel": (kept, ("panel", game["id"], presenter(game["ruleset"]).panel_key(view))),
-                "ph-board": (kept, ("board", game["id"], presenter(game["ruleset"]).board_key(view)))}
+                "ph-panel": (kept, ("panel", game["id"], pres.panel_key(view))),
+                "ph-board": (kept, ("board", game["id"], pres.board_key(view)))}
     else:
         spectating = bool(game and game["status"] == "running")
         keys = {"ph-role": (kept, ("idle-role",)), "ph-board": (kept, ("idle-board",)),

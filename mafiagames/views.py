@@ -127,9 +127,9 @@ def _options_from_form(slug: str, post, switched: bool) -> dict:
     """Options posted as ``opt-<key>``; an unticked checkbox is not posted at all, so it means off.
     When the host has just ``switched`` to another game the form still holds the old game's
     options: the new game starts from its defaults."""
-    options = {key[4:]: value for key, value in post.items() if key.startswith("opt-")}
     if switched:
         return {}
+    options = {key[4:]: value for key, value in post.items() if key.startswith("opt-")}
     if slug in {ruleset.slug for ruleset in registry.all()}:
         for option in registry.get(slug).options():
             if option.kind == "bool" and option.offered:
@@ -162,7 +162,7 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
             elif command == "move":
                 game = services.host_move(room, request.POST.get("move", ""),
                                           expected_turn=int(request.POST.get("turn", "")))
-                timers.after_commit(game)   # a move may start a clock (a vote's deadline, …)
+                timers.after_commit(game)   # a move may start a clock (the next discussion's timer, …)
             else:
                 return flash(_("Unknown command."), 400)
         except ValueError:

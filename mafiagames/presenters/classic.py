@@ -354,6 +354,10 @@ def _mine(view: dict, me: dict, names: list[str]) -> dict:
     return mine
 
 
+# The moves that name one player: one button per player.
+TARGET_ACTIONS = ("check", "heal", "pick_victim", "last_shot", "vote")
+
+
 def _choices(view: dict, me: dict, names: list[str]) -> dict:
     """The phone's buttons, from exactly the engine's legal moves: each a label and the form
     fields it sends.  ``targets``: one button per player; ``double``: the judge's second row;
@@ -361,9 +365,9 @@ def _choices(view: dict, me: dict, names: list[str]) -> dict:
     targets, doubles, pair, skip = [], [], [], None
     for move in me["moves"]:
         kind = move["type"]
-        if kind in ("check", "heal", "pick_victim", "last_shot", "vote"):
+        if kind in TARGET_ACTIONS:
             fields = {"action": kind, "target": move["target"]}
-            entry = {"label": names[move["target"]], "fields": fields, "seat": move["target"]}
+            entry = {"label": names[move["target"]], "fields": fields}
             if move.get("double"):
                 doubles.append({**entry, "fields": {**fields, "double": "on"}})
             else:
@@ -385,7 +389,6 @@ SKIP_LABELS = {
     "skip_swap": gettext_lazy("No spell tonight"),
     "skip_last_shot": gettext_lazy("Don't shoot"),
 }
-TARGET_ACTIONS = ("check", "heal", "pick_victim", "last_shot", "vote")
 
 
 def parse_action(post) -> dict:
