@@ -64,10 +64,10 @@ def _option_rows(slug: str, chosen: dict) -> list[dict]:
         if not option.offered:
             continue
         label, help_text = labels.get(option.key, (option.label, option.help))
-        rows.append({"key": option.key, "label": label, "help": help_text, "kind": option.kind,
-                     "value": chosen.get(option.key, option.default),
-                     "choices": [(value, choice_words.get(option.key, {}).get(value, text))
-                                 for value, text in option.choices]})
+        value = chosen.get(option.key, option.default)
+        choices = [(choice, choice_words.get(option.key, {}).get(choice, text)) for choice, text in option.choices]
+        rows.append({"key": option.key, "label": label, "help": help_text, "kind": option.kind, "value": value,
+                     "choices": choices, "value_label": dict(choices).get(value, value)})
     return rows
 
 

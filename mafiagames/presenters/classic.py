@@ -452,6 +452,9 @@ OPTION_LABELS = {
     "discussion_minutes": (gettext_lazy("Discussion timer"), gettext_lazy("The host can end it sooner.")),
 }
 OPTION_CHOICES = {
+    # seconds read the same in English and Czech
+    "deadline_seconds": {seconds: f"{seconds} s" for seconds in ("30", "60", "90", "120")},
+    "night_seconds": {seconds: f"{seconds} s" for seconds in ("5", "8", "12")},
     "agent_sees": {"team": gettext_lazy("Gangster or policeman"), "card": gettext_lazy("The exact card")},
     "arrest_scope": {"heard": gettext_lazy("Only the players heard"), "anyone": gettext_lazy("Any living player")},
     "discussion_minutes": {"off": gettext_lazy("None: the host ends it"), "2": gettext_lazy("2 min"),

@@ -257,6 +257,7 @@ def test_the_host_switches_to_a_classic_edition_and_sets_its_options():
                                               "opt-deadline_seconds": "30"}).status_code == 204
     room.refresh_from_db()
     assert room.options["doctor"] is True and room.options["deadline_seconds"] == "30"
+    assert "<li>Time to decide at night: 30 s</li>" in host.get(f"/r/{room.code}/").content.decode()
     assert host.post(f"/r/{room.code}/host", {"command": "configure", "ruleset": "mafia_pl",
                                               "opt-deadline_seconds": "7"}).status_code == 400
     room.refresh_from_db()
