@@ -197,6 +197,15 @@ def test_screens_count_down_to_the_clock_only_while_one_runs():
     assert f'data-deadline="{round((1_000_000.0 + 8) * 1000)}"' in panel(POLISH, state, 4)
 
 
+async def until_phase(game_id: int, changed: asyncio.Event, phase: str) -> None:
+    """Until the stored game reaches ``phase``, woken by the room's pings (``changed``)."""
+    while True:
+        changed.clear()   # before reading: a ping during the read is not lost
+        if (await database_sync_to_async(Game.objects.get)(pk=game_id)).state["phase"] == phase:
+            return
+        await changed.wait()
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_the_night_moves_on_by_itself_and_the_day_waits_for_the_host(settings):
     """The game master's clocks (timers.py): each night step ends by itself once its time is up,
@@ -212,9 +221,7 @@ async def test_the_night_moves_on_by_itself_and_the_day_waits_for_the_host(setti
             changed.set()
 
     async def until(phase):
-        while (await database_sync_to_async(Game.objects.get)(pk=game.pk)).state["phase"] != phase:
-            changed.clear()
-            await changed.wait()
+        await until_phase(game.pk, changed, phase)
 
     async def tap(seat, action):
         timers.after_commit(await database_sync_to_async(services.submit)(game.pk, seat, action))
@@ -295,11 +302,7 @@ async def test_a_night_step_that_fell_due_while_the_server_was_down_ends_when_it
         timers._resumed.discard(asyncio.get_running_loop())   # as if this process had just started
         timers.resume()
 
-        async def until_doctor():
-            while (await database_sync_to_async(Game.objects.get)(pk=game.pk)).state["phase"] != "doctor":
-                changed.clear()
-                await changed.wait()
-        await asyncio.wait_for(until_doctor(), 30)
+        await asyncio.wait_for(until_phase(game.pk, changed, "doctor"), 30)
         after = await database_sync_to_async(Game.objects.get)(pk=game.pk)
         assert after.version == game.version + 1 and after.clock_started > down   # the doctor's own clock
     finally:
