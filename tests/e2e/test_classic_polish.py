@@ -33,19 +33,22 @@ def daphne(transactional_db, output_dir):
     server.log.close()
 
 
-def tv_version(tv) -> int:
-    marker = tv.locator("#sv")
+def version(page) -> int:
+    """The room version a screen shows (#sv, sent with every update)."""
+    marker = page.locator("#sv")
     return int(marker.get_attribute("data-v")) if marker.count() else -1
 
 
 def act_once(tv, phones) -> bool:
-    """The host's button on the TV, or one phone's first real button; False if nobody can act."""
+    """The host's button on the TV, or one phone's first real button; False if nobody can act.
+    Only a phone showing the TV's turn is tapped: a tap from an older screen is refused as stale."""
     host_move = tv.locator("#tv-host button.host-move")
     if host_move.count():
         host_move.first.click()
         return True
+    turn = tv.locator("#tv-narration").get_attribute("data-speak-key").split(":")[1]
     for phone in phones:
-        buttons = phone.locator("#ph-panel form.target-choice button")
+        buttons = phone.locator(f"#ph-panel form.target-choice:has(input[name=turn][value='{turn}']) button")
         if buttons.count():
             buttons.first.click()
             return True
@@ -94,7 +97,7 @@ def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(daphne, bro
         if tv.locator("#tv-main .last-vote").count() and "votes" not in saw:
             saw.add("votes")
             tv.screenshot(path=str(output_dir / "tv-votes.png"))
-        before = tv_version(tv)
+        before = version(tv)
         act_once(tv, phones)   # nobody can act: a night step is waiting for its clock
         tv.wait_for_function("v => { const m = document.querySelector('#sv'); return m && +m.dataset.v > v; }",
                              arg=before, timeout=15_000)
