@@ -116,7 +116,9 @@
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     var id = e.target && e.target.id;
     if (id === "tv-narration") { speak(document.getElementById("tv-narration")); }
-    if (id === "flash" && e.target.textContent.trim()) { enableTaps(); }
+    // Any answer to a tap (a refusal, or the empty "applied" ack) frees the buttons again: a tap
+    // that changes nothing on this screen (the same pick twice) brings no new panel to do it.
+    if (id === "flash") { enableTaps(); }
     // A new screen answers the last tap: an old error message no longer applies.
     if (id === "ph-panel" || id === "tv-host" || id === "tv-main") {
       var flash = document.getElementById("flash");

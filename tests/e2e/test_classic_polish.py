@@ -114,3 +114,44 @@ def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(daphne, bro
     tv.screenshot(path=str(output_dir / "tv-end.png"))
     phones[0].screenshot(path=str(output_dir / "phone-end.png"))
     print(f"phases seen: {sorted(saw)}")
+
+
+@pytest.fixture
+def slower_daphne(transactional_db, output_dir):
+    server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
+    server.env["CLOCK_SCALE"] = "0.2"   # the gang has 24 s (120 s scaled) to agree
+    server.start()
+    yield server
+    server.stop()
+    server.log.close()
+
+
+def test_a_gangster_can_change_his_pick_after_tapping_the_same_name_twice(slower_daphne, browser):
+    """A tap that changes nothing on its own screen (the same pick again) must not leave the
+    phone's buttons disabled: the answer to every tap frees them (static/app.js)."""
+    tv, join_url = open_tv(browser, slower_daphne.url)
+    names = NAMES + ["Heidi"]
+    phones = [join_phone(browser, join_url, name, width=360) for name in names]
+    tv.select_option("#tv-host select[name=ruleset]", "mafia_pl")
+    expect(tv.locator("#tv-main .lobby h2")).to_have_text("Mafia (Polish)")
+    tv.select_option("select[name=opt-deadline_seconds]", "120")
+    expect(tv.locator("#tv-main .options")).to_contain_text("120 s")
+    tv.click("#tv-host button.start")
+    roles = []
+    for phone in phones:
+        expect(phone.locator("#ph-role .role-name")).to_have_count(1)
+        roles.append(phone.locator("#ph-role .role-name").inner_text())
+    agent = phones[roles.index("Agent")]
+    agent.locator("#ph-panel form.target-choice button").first.click()   # the agent's step ends sooner
+    gangster = phones[roles.index("Gangster")]
+    buttons = gangster.locator("#ph-panel form.target-choice button")
+    expect(buttons.first).to_be_visible()
+    first, second = buttons.nth(0).inner_text(), buttons.nth(1).inner_text()
+    buttons.nth(0).click()
+    expect(gangster.locator("#ph-panel .picks")).to_contain_text(f"→ {first}")
+    buttons.nth(0).click()   # the same name again: nothing changes on the screen
+    expect(buttons.nth(0)).to_be_enabled()   # yet the tapped button is free again
+    buttons.nth(1).click()
+    expect(gangster.locator("#ph-panel .picks")).to_contain_text(f"→ {second}")
+    buttons.nth(0).click()   # and back to the first name
+    expect(gangster.locator("#ph-panel .picks")).to_contain_text(f"→ {first}")
