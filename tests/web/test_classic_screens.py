@@ -308,3 +308,25 @@ async def test_a_night_step_that_fell_due_while_the_server_was_down_ends_when_it
     finally:
         await HUB.unregister(room.code, screen)
         screens.forget(room.code)
+
+
+def test_with_a_judge_every_voter_has_the_same_folded_more_and_only_the_judge_finds_double_votes_in_it():
+    roles = ["mafioso", "mafioso", "agent", "judge", *["policeman"] * 5]
+    state, _ = POLISH.setup(9, resolve_options(POLISH, {"judge": True}), 1, {"roles": roles})
+    for seat, action in ((2, {"type": "skip_check"}), (None, {"type": "timeout"}),
+                         (0, {"type": "pick_victim", "target": 8}), (1, {"type": "pick_victim", "target": 8}),
+                         (None, {"type": "timeout"}), (None, {"type": "end_discussion"})):
+        state, _ = POLISH.apply(state, seat, action)
+    assert state["phase"] == "vote"
+    judge, other = panel(POLISH, state, 3), panel(POLISH, state, 4)
+    for html in (judge, other):
+        assert html.count('<details class="more">') == 1
+    assert "×2" in judge and "×2" not in other
+    doubles = [sent(form, button) for form in Forms(judge).forms for button in form["buttons"]
+               if form["hidden"].get("double")]
+    assert doubles and all(action["double"] for action in doubles)
+    state = to_the_gang({})   # no judge in this game: no "More…" at all
+    for seat, action in ((0, {"type": "pick_victim", "target": 8}), (1, {"type": "pick_victim", "target": 8}),
+                         (None, {"type": "timeout"}), (None, {"type": "end_discussion"})):
+        state, _ = POLISH.apply(state, seat, action)
+    assert state["phase"] == "vote" and "<details" not in panel(POLISH, state, 4)
