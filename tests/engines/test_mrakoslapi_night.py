@@ -654,7 +654,8 @@ def test_a_missing_mafia_choice_counts_as_disagreement():
 def test_a_player_holding_two_mafian_cards_makes_one_choice_for_both():
     tbl = table(3, ALL, "Adam: Mafián 1, 3 · Bara: Mafián 2")
     result, _, _ = play(tbl, "Mafia: Adam→Dana, Bara→Dana")
-    assert [(s["bullet"], s["origin"]) for s in result["shots"]] == [("M1", 0), ("M2", 1), ("M3", 0)]
+    assert [(s["bullet"], s["origin"]) for s in result["shots"]] == [
+        ("M1", SEAT["Adam"]), ("M2", SEAT["Bara"]), ("M3", SEAT["Adam"])]
 
 
 def test_medik_who_really_dies_on_his_night_is_simply_dead():
@@ -710,6 +711,7 @@ def test_choices_the_rules_do_not_allow_are_refused():
                 {"exhibit": [{"no": 2, "target": 1}]},
                 {"medik": True},
                 {"bobo": 1},
-                {"gunmen": [{"no": 1, "target": 1}]}):
+                {"gunmen": [{"no": 1, "target": 1}]},                      # not held
+                {"mafia": [{"seat": 0, "target": 1}, {"seat": 0, "target": 2}]}):
         with pytest.raises(ValueError):
             night.build_night_input(tbl, bad)

@@ -1,0 +1,22 @@
+"""Mrakošlapi — a Czech club variant of Mafia ("Městečko Palermo") where everyone plays for
+himself with a hand of secret cards: bullets, tunnels, saliva, mirrors and spare lives.
+
+Source: the Czech rulebook ``shared/seeds/002_cc6e21602ca95345.txt`` (the authority), restated as
+state machines in ``shared/rules/mrakoslapi.md`` ("rules §4.4" below means that file).
+
+What exists (the first, self-contained part; pure functions over JSON dicts, seats as ids):
+
+* ``cards``     the 40-card deck, the deck per player count, card state, the seeded secret deal,
+                the card semantics as data (rules §1).
+* ``players``   the player records of the state model (rules §2).
+* ``resolver``  ``resolve(night_input)``: the night's bullets through tunnels, saliva, mirrors
+                and Mrakošlapy, with exact fractions and a secret replayable trace (rules §4.4).
+* ``night``     the "night has no meaning" rule, the resolver input built from the night's
+                choices, and the result applied to the players (rules §4.1, §4.3, §4.8).
+* ``announce``  the morning announcement as codes and parameters (rules §4.7).
+
+Still to come: the engine itself (``setup``/``legal_actions``/``apply``/``view``/``outcome``,
+the night prompts and deadline of rules §4.2, the day of rules §5, the end of the game and the
+stalemate guard of rules §6, the views and screens) and its registration in
+``engines/registry.py`` — not before it has screens.
+"""
