@@ -125,6 +125,18 @@ def _bounded(kept: dict) -> dict:
     return kept
 
 
+def _host_pieces(table: Table, option_rows: list[dict]) -> dict[str, list[tuple[str, dict]]]:
+    """The host's lobby controls in pieces: the settings, and one row per seat — a join or a
+    new game's watchers re-render their own rows only (the settings stay the same)."""
+    last = len(table.players) - 1
+    settings_context = {"code": table.code, "ruleset": table.ruleset, "option_rows": option_rows,
+                        "rulesets": [(r.slug, r.title) for r in registry.all()]}
+    return {"settings": [("screens/host_settings.html", settings_context)],
+            "seats": [("screens/host_seat.html", {"code": table.code, "id": p["id"], "name": p["name"],
+                                                  "first": i == 0, "last": i == last})
+                      for i, p in enumerate(table.players)]}
+
+
 def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
               kept: dict | None = None) -> dict[str, str]:
     """The TV.  The narration and, during a game, the host's bar rarely change: they are kept
@@ -151,6 +163,8 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
         if context is None:
             context = _base_context(table)
             context.update(host=host, in_game=bool(table.game))
+            if host and not running:
+                context["host_parts"] = _parts(kept, _host_pieces(table, context["option_rows"]))
             if table.game:
                 context.update(_game_context(table, view))
                 context["host_moves"] = host_moves(table.game["ruleset"], view) if host else []
