@@ -14,9 +14,12 @@ What exists (the first, self-contained part; pure functions over JSON dicts, sea
 * ``night``     the "night has no meaning" rule, the resolver input built from the night's
                 choices, and the result applied to the players (rules §4.1, §4.3, §4.8).
 * ``announce``  the morning announcement as codes and parameters (rules §4.7).
+* ``day``       the day as a state machine over a JSON ``day`` dict: skip rule, accusations,
+                defence, weighted votes, the Astronom window, execution and aftermath, the
+                Anarchista, the day announcements, the end of the game and the stalemate guard
+                (rules §5, §6).
 
 Still to come: the engine itself (``setup``/``legal_actions``/``apply``/``view``/``outcome``,
-the night prompts and deadline of rules §4.2, the day of rules §5, the end of the game and the
-stalemate guard of rules §6, the views and screens) and its registration in
-``engines/registry.py`` — not before it has screens.
+the night prompts and deadline of rules §4.2, the timers of rules §5.2, the views and screens)
+and its registration in ``engines/registry.py`` — not before it has screens.
 """

@@ -42,8 +42,8 @@ from typing import Any
 
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi.players import (
-    ALIVE, DEAD, FAKE_DEAD, Player, alive_and_holds, by_seat, holder_of, living_holders,
-    visible_living,
+    ALIVE, FAKE_DEAD, Player, alive_and_holds, by_seat, copy_player, die, holder_of,
+    living_holders, visible_living,
 )
 
 EVEN, ODD = "even", "odd"
@@ -246,14 +246,14 @@ def apply_night(table: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]
     now fakes death, the Medik who returns at this dawn, and the seats muted on day n.
     """
     n = table["night"]
-    players = {p["seat"]: _copy(p) for p in table["players"]}
+    players = {p["seat"]: copy_player(p) for p in table["players"]}
     _spend_bobo(players, table.get("pending_bobo"), result)                        # step 1
     _mark_cards(players, result)                                                    # step 2
     died = sorted({d["seat"] for d in result["deaths"]})
     pending_bobo = None
     for seat in died:                                                               # step 3
         t = min(d["t"] for d in result["deaths"] if d["seat"] == seat)
-        if _die(players[seat], {"phase": "NIGHT", "number": n, "t": t}):
+        if die(players[seat], {"phase": "NIGHT", "number": n, "t": t}):
             pending_bobo = seat
     fake_dead = _fake_death(players, result.get("medik"), n)                       # step 4
     returned = _returns(players, n)                                                 # step 5
@@ -270,16 +270,11 @@ def apply_skipped_night(table: dict[str, Any]) -> dict[str, Any]:
     """"NOC nemá význam" (rules §4.1 step 3): nobody acts, a pending Duch Bobo chance is lost
     (A33), a fake-dead Medik due at this dawn still returns.  Same shape as ``apply_night``."""
     n = table["night"]
-    players = {p["seat"]: _copy(p) for p in table["players"]}
+    players = {p["seat"]: copy_player(p) for p in table["players"]}
     _spend_bobo(players, table.get("pending_bobo"), {"exhibits": []})
     returned = _returns(players, n)
     return {"night": n, "players": [players[seat] for seat in sorted(players)],
             "pending_bobo": None, "died": [], "fake_dead": [], "returned": returned, "muted": []}
-
-
-def _copy(player: Player) -> Player:
-    return {**player, "cards": [dict(c) for c in player["cards"]],
-            "died_in": dict(player["died_in"]) if player.get("died_in") else None}
 
 
 def _set(player: Player, card_type: str, no: int, state: str) -> None:
@@ -305,17 +300,6 @@ def _mark_cards(players: dict[int, Player], result: dict[str, Any]) -> None:
             _set(players[e["maker"]], C.EXHIBICIONISTA, e["no"], C.SPENT)
     if result.get("medik") is not None:
         _set(players[result["medik"]], C.MEDIK, 1, C.SPENT)
-
-
-def _die(player: Player, died_in: dict[str, Any]) -> bool:
-    """Step 3: really dead; every card SURRENDERED except a READY Duch Bobo.  True if that Duch
-    Bobo now waits for the next night."""
-    bobo = C.holds(player["cards"], C.DUCH_BOBO)
-    player["status"] = DEAD
-    player["died_in"] = died_in
-    player["cards"] = [c if c["type"] == C.DUCH_BOBO and c["state"] == C.READY
-                       else {**c, "state": C.SURRENDERED} for c in player["cards"]]
-    return bobo
 
 
 def _fake_death(players: dict[int, Player], medik: int | None, n: int) -> list[int]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.mrakoslapi.cards import Card, holds, numbers
+from engines.mrakoslapi.cards import DUCH_BOBO, READY, SURRENDERED, Card, holds, numbers
 
 Player = dict[str, Any]
 
@@ -59,3 +59,21 @@ def holder_of(players: list[Player], card_type: str, no: int) -> Player | None:
 
 def alive_and_holds(player: Player | None, card_type: str) -> bool:
     return player is not None and player["status"] == ALIVE and holds(player["cards"], card_type)
+
+
+def copy_player(player: Player) -> Player:
+    """A copy the caller may change (cards and ``died_in`` copied too)."""
+    return {**player, "cards": [dict(c) for c in player["cards"]],
+            "died_in": dict(player["died_in"]) if player.get("died_in") else None}
+
+
+def die(player: Player, died_in: dict[str, Any]) -> bool:
+    """Really dead (rules §4.8 step 3, §5.7), changing ``player`` (a copy): every card
+    SURRENDERED except a READY Duch Bobo.  True if that Duch Bobo now waits for the next night."""
+    bobo = holds(player["cards"], DUCH_BOBO)
+    player["status"] = DEAD
+    player["died_in"] = died_in
+    player["cards"] = [c if c["type"] == DUCH_BOBO and c["state"] == READY
+                       else {**c, "state": SURRENDERED} for c in player["cards"]]
+    return bobo
+
