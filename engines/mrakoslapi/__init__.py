@@ -19,7 +19,11 @@ What exists (the first, self-contained part; pure functions over JSON dicts, sea
                 Anarchista, the day announcements, the end of the game and the stalemate guard
                 (rules §5, §6).
 
-Still to come: the engine itself (``setup``/``legal_actions``/``apply``/``view``/``outcome``,
-the night prompts and deadline of rules §4.2, the timers of rules §5.2, the views and screens)
-and its registration in ``engines/registry.py`` — not before it has screens.
+* ``engine``    the ruleset object ``engine.RULESET`` (slug ``mrakoslapi``): ``setup``/
+                ``legal_actions``/``apply``/``view``/``outcome``/``waiting_for`` over the modules
+                above, the night prompts and deadline of rules §4.2 and the day timers of rules
+                §5.2 as the game master's clock moves.
+
+Still to come: the screens, and the registration in ``engines/registry.py`` — not before it has
+screens.
 """
