@@ -79,6 +79,13 @@ class Outcome:
     def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner, "reason": self.reason, "winners": list(self.winners)}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> Outcome | None:
+        """The outcome an engine keeps in its state as ``to_json`` (None while the game runs)."""
+        if data is None:
+            return None
+        return cls(data["winner"], data["reason"], tuple(data["winners"]))
+
 
 @dataclass(frozen=True)
 class Option:
@@ -161,3 +168,22 @@ def movers(ruleset: Ruleset, state: State) -> list[int | None]:
     if not seats or (state.get("clock") and ruleset.legal_actions(state, None)):
         seats.append(None)
     return seats
+
+
+def handler_for(actions: dict[str, tuple[Any, Any]], state: State, seat: int | None, action: Any,
+                *, over: bool) -> Any:
+    """The gate every engine's ``apply`` starts with: ``action`` is an object of a known type
+    whose fields parse (``actions``: type → (parser, handler)), ``seat`` is a seat of this table
+    or None, and the game (``over``) is still running.  Returns the handler; raises and changes
+    nothing otherwise."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise MalformedAction("bad_action", "An action is an object with a type")
+    if action["type"] not in actions:
+        raise MalformedAction("unknown_action", f"Unknown action {action['type']!r}")
+    parse, handler = actions[action["type"]]
+    parse(action)
+    if seat is not None and (type(seat) is not int or not 0 <= seat < state["players"]):
+        raise MalformedAction("bad_seat", "No such seat")
+    if over:
+        raise IllegalAction("game_over", "The game is over")
+    return handler

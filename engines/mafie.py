@@ -81,7 +81,7 @@ from typing import Any
 
 from engines import mafie_plot as plot
 from engines.base import (
-    NOBODY, Action, Event, IllegalAction, MalformedAction, Option, Outcome, Result, State,
+    NOBODY, Action, Event, IllegalAction, MalformedAction, Option, Outcome, Result, State, handler_for,
 )
 from engines.rng import rng
 
@@ -811,16 +811,7 @@ _ACTIONS = {
 
 def apply(state: State, seat: int | None, action: Action) -> Result:
     """Apply ``seat``'s action to a copy of ``state``; raise and change nothing if it is bad."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise MalformedAction("bad_action", "An action is an object with a type")
-    if action["type"] not in _ACTIONS:
-        raise MalformedAction("unknown_action", f"Unknown action {action['type']!r}")
-    parse, handler = _ACTIONS[action["type"]]
-    parse(action)
-    if seat is not None and (not _is_int(seat) or not 0 <= seat < state["players"]):
-        raise MalformedAction("bad_seat", "No such seat")
-    if state["phase"] == GAME_OVER:
-        raise IllegalAction("game_over", "The game is over")
+    handler = handler_for(_ACTIONS, state, seat, action, over=state["phase"] == GAME_OVER)
     if seat is None and handler is not close_window:
         raise IllegalAction("not_your_turn", "The game master has nothing to do here")
     return handler(state, seat, action)
@@ -936,10 +927,7 @@ def _end_game(state: State, events: list[Event], winner: str, reason: str) -> No
 
 
 def outcome(state: State) -> Outcome | None:
-    result = state["outcome"]
-    if result is None:
-        return None
-    return Outcome(result["winner"], result["reason"], tuple(result["winners"]))
+    return Outcome.from_json(state["outcome"])
 
 
 # --------------------------------------------------------------------------------------------

@@ -104,7 +104,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from engines.base import NOBODY, PUBLIC, Action, Event, IllegalAction, MalformedAction, Outcome, Result, State
+from engines.base import (
+    NOBODY, PUBLIC, Action, Event, IllegalAction, MalformedAction, Outcome, Result, State, handler_for,
+)
 from engines.classic import night as night_rules
 from engines.classic import roles as R
 from engines.classic import votes as V
@@ -751,10 +753,7 @@ def _end_game(state: State, events: list[Event], winner: str, reason: str) -> No
 
 
 def outcome(state: State) -> Outcome | None:
-    result = state["outcome"]
-    if result is None:
-        return None
-    return Outcome(result["winner"], result["reason"], tuple(result["winners"]))
+    return Outcome.from_json(state["outcome"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -1047,16 +1046,7 @@ _HOST_ACTIONS = {"timeout", "end_discussion", "end_defence"}
 
 def apply(state: State, seat: int | None, action: Action) -> Result:
     """Apply ``seat``'s action to a copy of ``state``; raise and change nothing if it is bad."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise MalformedAction("bad_action", "An action is an object with a type")
-    if action["type"] not in _ACTIONS:
-        raise MalformedAction("unknown_action", f"Unknown action {action['type']!r}")
-    parse, handler = _ACTIONS[action["type"]]
-    parse(action)
-    if seat is not None and not _is_seat(state["players"], seat):
-        raise MalformedAction("bad_seat", "No such seat")
-    if state["phase"] == GAME_OVER:
-        raise IllegalAction("game_over", "The game is over")
+    handler = handler_for(_ACTIONS, state, seat, action, over=state["phase"] == GAME_OVER)
     if seat is None and action["type"] not in _HOST_ACTIONS:
         raise IllegalAction("not_your_turn", "The game master has nothing to do here")
     if seat is not None and action["type"] not in _HOST_ACTIONS and not _alive(state, seat) \

@@ -84,6 +84,7 @@ from typing import Any
 
 from engines.base import (
     NOBODY, PUBLIC, Action, Event, IllegalAction, MalformedAction, Option, Outcome, Result, State,
+    handler_for,
 )
 from engines.mrakoslapi import announce
 from engines.mrakoslapi import cards as C
@@ -674,16 +675,7 @@ _ACTIONS = {
 
 def apply(state: State, seat: int | None, action: Action) -> Result:
     """Apply ``seat``'s action to a copy of ``state``; raise and change nothing if it is bad."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise MalformedAction("bad_action", "An action is an object with a type")
-    if action["type"] not in _ACTIONS:
-        raise MalformedAction("unknown_action", f"Unknown action {action['type']!r}")
-    parse, handler = _ACTIONS[action["type"]]
-    parse(action)
-    if seat is not None and (not _is_int(seat) or not 0 <= seat < state["players"]):
-        raise MalformedAction("bad_seat", "No such seat")
-    if state["phase"] == OVER:
-        raise IllegalAction("game_over", "The game is over")
+    handler = handler_for(_ACTIONS, state, seat, action, over=state["phase"] == OVER)
     if seat is None:
         if action["type"] not in GM_ACTIONS:
             raise IllegalAction("not_your_turn", "The game master has nothing to do here")

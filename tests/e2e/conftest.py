@@ -71,8 +71,12 @@ class Daphne:
 
 
 @pytest.fixture
-def live_daphne(transactional_db, output_dir):
+def live_daphne(transactional_db, output_dir, request):
+    """daphne on the test database; ``@pytest.mark.clock_scale("0.1")`` shortens its game timers."""
     server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
+    marker = request.node.get_closest_marker("clock_scale")
+    if marker is not None:
+        server.env["CLOCK_SCALE"] = str(marker.args[0])
     server.start()
     yield server
     server.stop()

@@ -13,24 +13,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
-from .conftest import Daphne, join_phone, needs_chromium, open_tv
+from .conftest import join_phone, needs_chromium, open_tv
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
 STEP_LIMIT = 200   # screens the TV moves through; a 7-player game needs far fewer
-
-
-@pytest.fixture
-def daphne(transactional_db, output_dir):
-    server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
-    server.env["CLOCK_SCALE"] = "0.05"   # an 8 s night step takes 0.4 s, a 60 s deadline 3 s
-    server.start()
-    yield server
-    server.stop()
-    server.log.close()
 
 
 def version(page) -> int:
@@ -55,8 +44,9 @@ def act_once(tv, phones) -> bool:
     return False
 
 
-def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(daphne, browser, output_dir):
-    tv, join_url = open_tv(browser, daphne.url)
+@pytest.mark.clock_scale(0.05)   # an 8 s night step takes 0.4 s, a 60 s deadline 3 s
+def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(live_daphne, browser, output_dir):
+    tv, join_url = open_tv(browser, live_daphne.url)
     phones = [join_phone(browser, join_url, name, width=360) for name in NAMES]
     expect(tv.locator("#tv-players .online")).to_have_count(7)
     tv.select_option("#tv-host select[name=ruleset]", "mafia_pl")
@@ -116,20 +106,11 @@ def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(daphne, bro
     print(f"phases seen: {sorted(saw)}")
 
 
-@pytest.fixture
-def slower_daphne(transactional_db, output_dir):
-    server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
-    server.env["CLOCK_SCALE"] = "0.2"   # the gang has 24 s (120 s scaled) to agree
-    server.start()
-    yield server
-    server.stop()
-    server.log.close()
-
-
-def test_a_gangster_can_change_his_pick_after_tapping_the_same_name_twice(slower_daphne, browser):
+@pytest.mark.clock_scale(0.2)   # the gang has 24 s (120 s scaled) to agree
+def test_a_gangster_can_change_his_pick_after_tapping_the_same_name_twice(live_daphne, browser):
     """A tap that changes nothing on its own screen (the same pick again) must not leave the
     phone's buttons disabled: the answer to every tap frees them (static/app.js)."""
-    tv, join_url = open_tv(browser, slower_daphne.url)
+    tv, join_url = open_tv(browser, live_daphne.url)
     names = NAMES + ["Heidi"]
     phones = [join_phone(browser, join_url, name, width=360) for name in names]
     tv.select_option("#tv-host select[name=ruleset]", "mafia_pl")

@@ -14,24 +14,13 @@ import re
 import time
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
-from .conftest import Daphne, join_phone, needs_chromium, open_tv, pick_crew
+from .conftest import join_phone, needs_chromium, open_tv, pick_crew
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
 STEP_LIMIT = 300   # actions; a 7-player game needs far fewer
-
-
-@pytest.fixture
-def daphne(transactional_db, output_dir):
-    server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
-    server.env["CLOCK_SCALE"] = "0.125"   # windows still close by themselves, sooner
-    server.start()
-    yield server
-    server.stop()
-    server.log.close()
 
 
 def tv_version(tv) -> int:
@@ -60,8 +49,9 @@ def act_once(tv, phones, roles) -> bool:
     return False
 
 
-def test_tv_and_seven_phones_play_the_plot_thickens_to_a_winner(daphne, browser, output_dir):
-    tv, join_url = open_tv(browser, daphne.url)
+@pytest.mark.clock_scale(0.125)   # windows still close by themselves, sooner
+def test_tv_and_seven_phones_play_the_plot_thickens_to_a_winner(live_daphne, browser, output_dir):
+    tv, join_url = open_tv(browser, live_daphne.url)
     phones = [join_phone(browser, join_url, name, width=360) for name in NAMES]
     expect(tv.locator("#tv-players .online")).to_have_count(7)
     tv.check("input[name=opt-plot_cards]")   # the host switches the expansion on

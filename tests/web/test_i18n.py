@@ -145,7 +145,8 @@ def test_every_classic_refusal_has_translated_words():
     from engines.classic import engine
     from mafiagames.presenters import classic as words
 
-    source = Path(engine.__file__).read_text()
+    import engines.base
+    source = Path(engines.base.__file__).read_text() + Path(engine.__file__).read_text()
     codes = set(regex.findall(r'(?:IllegalAction|MalformedAction)\("([a-z_]+)"', source))
     codes |= set(regex.findall(r'_checked_target\([^)]*"([a-z_]+)"\)', source)) | {"self_target"}
     assert len(codes) > 15
@@ -159,7 +160,8 @@ def test_every_refusal_the_engine_can_raise_has_translated_words():
     from engines import mafie, mafie_plot
     from mafiagames.presenters import mafie as words
 
-    source = Path(mafie.__file__).read_text() + Path(mafie_plot.__file__).read_text()
+    import engines.base
+    source = "".join(Path(m.__file__).read_text() for m in (engines.base, mafie, mafie_plot))
     codes = set(regex.findall(r'(?:IllegalAction|MalformedAction)\("([a-z_]+)"', source))
     assert len(codes) > 15
     assert codes <= set(words.ERRORS), f"add words for {sorted(codes - set(words.ERRORS))}"
