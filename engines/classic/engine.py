@@ -918,12 +918,18 @@ def vote(state: State, seat: int | None, action: Action) -> Result:
     return Result(new, events)
 
 
-def last_shot(state: State, seat: int | None, action: Action) -> Result:
-    """The eliminated shooter points at any living player, who is out at once (B.3.2)."""
+def _expect_shooter(state: State, seat: int | None) -> dict:
+    """A last shot is being taken, by ``seat``; the shot's record."""
     _expect_phase(state, LAST_SHOT)
     shot = state["last_shot"]
     if seat != shot["shooter"]:
         raise IllegalAction("not_your_turn", "Only the last shooter shoots")
+    return shot
+
+
+def last_shot(state: State, seat: int | None, action: Action) -> Result:
+    """The eliminated shooter points at any living player, who is out at once (B.3.2)."""
+    shot = _expect_shooter(state, seat)
     target = _checked_target(state, action["target"])
     new = dict(state)
     events = [Event("shot", {"shooter": seat, "target": target})]
@@ -935,10 +941,7 @@ def last_shot(state: State, seat: int | None, action: Action) -> Result:
 
 
 def skip_last_shot(state: State, seat: int | None, action: Action) -> Result:
-    _expect_phase(state, LAST_SHOT)
-    shot = state["last_shot"]
-    if seat != shot["shooter"]:
-        raise IllegalAction("not_your_turn", "Only the last shooter shoots")
+    shot = _expect_shooter(state, seat)
     if not shot["optional"]:
         raise IllegalAction("shot_required", "Take your last shot")
     new = dict(state)

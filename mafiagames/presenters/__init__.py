@@ -8,6 +8,8 @@ says whose words to use: an edition, a re-theme).
 
 from importlib import import_module
 
+from django.utils.translation import gettext_lazy
+
 
 # Rulesets that share one engine share its presenter (the editions of classic Mafia).
 _MODULE_OF = {"granna": "classic", "mafia_pl": "classic"}
@@ -19,3 +21,15 @@ def presenter(slug: str):
 
 class FormError(ValueError):
     """A phone's form could not be turned into an action; the text is for the player."""
+
+
+# Words for the refusals every engine shares (engines.base.handler_for, and the turn checks each
+# engine makes); a presenter's ERRORS adds its own ruleset's codes to these.
+COMMON_ERRORS = {
+    "bad_action": gettext_lazy("That request was malformed."),
+    "unknown_action": gettext_lazy("Unknown action."),
+    "bad_seat": gettext_lazy("You are not playing in this game."),
+    "game_over": gettext_lazy("This game is over."),
+    "wrong_phase": gettext_lazy("That is not possible right now."),
+    "not_your_turn": gettext_lazy("It is not your turn."),
+}

@@ -13,7 +13,7 @@ import json
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import FormError
+from . import COMMON_ERRORS, FormError
 
 TEMPLATE_DIR = "engines/classic"
 
@@ -463,12 +463,7 @@ OPTION_CHOICES = {
 
 # Player-facing messages for the engine's refusal codes (the engine's own text is English).
 ERRORS = {
-    "bad_action": gettext_lazy("That request was malformed."),
-    "unknown_action": gettext_lazy("Unknown action."),
-    "bad_seat": gettext_lazy("You are not playing in this game."),
-    "game_over": gettext_lazy("This game is over."),
-    "wrong_phase": gettext_lazy("That is not possible right now."),
-    "not_your_turn": gettext_lazy("It is not your turn."),
+    **COMMON_ERRORS,
     "host_only": gettext_lazy("Only the host can do that."),
     "no_clock": gettext_lazy("That is not possible right now."),
     "unknown_seat": gettext_lazy("That player is not at this table."),

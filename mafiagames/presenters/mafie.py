@@ -13,7 +13,7 @@ import json
 
 from engines.mafie_plot import WINDOWS
 
-from . import FormError
+from . import COMMON_ERRORS, FormError
 
 TEMPLATE_DIR = "engines/mafie"
 
@@ -355,6 +355,7 @@ OPTION_CHOICES = {
 
 # Player-facing messages for the engine's refusal codes (the engine's own text is English).
 ERRORS = {
+    **COMMON_ERRORS,
     "mafioso_must_succeed": gettext_lazy("Mafiosi must play Success."),
     "not_kmotr": gettext_lazy("Only the Godfather picks the crew."),
     "wrong_team_size": gettext_lazy("The crew has the wrong number of members."),
@@ -367,18 +368,12 @@ ERRORS = {
     "slot_played": gettext_lazy("That job has already been done."),
     "slot_locked": gettext_lazy("Job 5 can be attempted only after two jobs have succeeded."),
     "slot_required": gettext_lazy("Pick which job to attempt."),
-    "game_over": gettext_lazy("This game is over."),
-    "wrong_phase": gettext_lazy("That is not possible right now."),
-    "not_your_turn": gettext_lazy("It is not your turn."),
     "unknown_slot": gettext_lazy("There are only jobs 1 to 5."),
     "wrong_slot": gettext_lazy("That is not the job being attempted now."),
-    "bad_action": gettext_lazy("That request was malformed."),
-    "unknown_action": gettext_lazy("Unknown action."),
     "bad_team": gettext_lazy("Pick the crew from the players at this table."),
     "bad_slot": gettext_lazy("Pick a job from 1 to 5."),
     "bad_vote": gettext_lazy("Choose approve or reject."),
     "bad_card": gettext_lazy("Choose Success or Fail."),
-    "bad_seat": gettext_lazy("You are not playing in this game."),
     # The Plot Thickens (engines/mafie_plot.py)
     "bad_plot_deal": gettext_lazy("Hand one of the drawn plot cards to a player."),
     "bad_target": gettext_lazy("Pick a player at this table."),
