@@ -147,12 +147,11 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
     game = table.game
     running = bool(game and game["status"] == "running")
     keys = {frag: (memo, (host if frag == "tv-host" else None,)) for frag in TV_FRAGMENTS}
-    view = registry.get(game["ruleset"]).view(game["state"], None) if game else None
     if running:
         narration = json.dumps(game["state"].get("narration"))
         keys["tv-narration"] = (kept, (game["id"], game["state"].get("turn"), game["state"].get("phase"), narration))
-        moves = host_moves(game["ruleset"], view) if host else []
-        keys["tv-host"] = (kept, ("running", host, game["state"].get("turn"), json.dumps(moves)))
+        # The host's buttons change only with what the players are asked, i.e. with the turn.
+        keys["tv-host"] = (kept, ("running", host, game["id"], game["state"].get("turn")))
     else:  # the host's lobby controls: the seating, the ruleset and its options
         seating = json.dumps([(p["id"], p["name"]) for p in table.players])
         keys["tv-host"] = (kept, ("lobby", host, bool(game), seating, table.ruleset,
@@ -166,6 +165,7 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
             if host and not running:
                 context["host_parts"] = _parts(kept, _host_pieces(table, context["option_rows"]))
             if table.game:
+                view = registry.get(table.game["ruleset"]).view(table.game["state"], None)
                 context.update(_game_context(table, view))
                 context["host_moves"] = host_moves(table.game["ruleset"], view) if host else []
                 tv_parts = getattr(presenter(table.game["ruleset"]), "tv_parts", None)
