@@ -128,3 +128,21 @@ def pick_crew(tv, phones, names) -> int:
         boxes.nth(i).check()
     kmotr.click("text=Call the vote")
     return size
+
+
+def shown_version(page) -> int:
+    """The room version a screen shows (#sv, sent with every update); -1 before the first."""
+    marker = page.locator("#sv")
+    return int(marker.get_attribute("data-v")) if marker.count() else -1
+
+
+def shown_turn(tv) -> int:
+    """The game turn the TV shows (its narration is keyed by game and turn)."""
+    return int(tv.locator("#tv-narration").get_attribute("data-speak-key").split(":")[1])
+
+
+def catch_up(phone, turn: int) -> None:
+    """Wait until no form on the phone is older than ``turn``: the phone's update may still be on
+    its way, and a tap from an older screen is refused as stale — then nothing would follow."""
+    phone.wait_for_function(
+        "t => [...document.querySelectorAll('#ph-panel input[name=turn]')].every(i => +i.value >= t)", arg=turn)

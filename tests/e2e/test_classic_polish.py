@@ -15,28 +15,23 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import join_phone, needs_chromium, open_tv
+from .conftest import catch_up, join_phone, needs_chromium, open_tv, shown_turn, shown_version
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
 STEP_LIMIT = 200   # screens the TV moves through; a 7-player game needs far fewer
 
 
-def version(page) -> int:
-    """The room version a screen shows (#sv, sent with every update)."""
-    marker = page.locator("#sv")
-    return int(marker.get_attribute("data-v")) if marker.count() else -1
-
-
 def act_once(tv, phones) -> bool:
     """The host's button on the TV, or one phone's first real button; False if nobody can act.
-    Only a phone showing the TV's turn is tapped: a tap from an older screen is refused as stale."""
+    A phone is first brought up to the TV's turn; one already past it waits for the TV."""
     host_move = tv.locator("#tv-host button.host-move")
     if host_move.count():
         host_move.first.click()
         return True
-    turn = tv.locator("#tv-narration").get_attribute("data-speak-key").split(":")[1]
+    turn = shown_turn(tv)
     for phone in phones:
+        catch_up(phone, turn)
         buttons = phone.locator(f"#ph-panel form.target-choice:has(input[name=turn][value='{turn}']) button")
         if buttons.count():
             buttons.first.click()
@@ -87,7 +82,7 @@ def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(live_daphne
         if tv.locator("#tv-main .last-vote").count() and "votes" not in saw:
             saw.add("votes")
             tv.screenshot(path=str(output_dir / "tv-votes.png"))
-        before = version(tv)
+        before = shown_version(tv)
         act_once(tv, phones)   # nobody can act: a night step is waiting for its clock
         tv.wait_for_function("v => { const m = document.querySelector('#sv'); return m && +m.dataset.v > v; }",
                              arg=before, timeout=15_000)

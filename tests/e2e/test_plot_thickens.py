@@ -16,21 +16,18 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import join_phone, needs_chromium, open_tv, pick_crew
+from .conftest import catch_up, join_phone, needs_chromium, open_tv, pick_crew, shown_turn, shown_version
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
 STEP_LIMIT = 300   # actions; a 7-player game needs far fewer
 
 
-def tv_version(tv) -> int:
-    marker = tv.locator("#sv")
-    return int(marker.get_attribute("data-v")) if marker.count() else -1
-
-
 def act_once(tv, phones, roles) -> bool:
     """One phone that can act does (as a player would); False if nobody can act now."""
+    turn = shown_turn(tv)
     for name, phone in zip(NAMES, phones):
+        catch_up(phone, turn)
         panel = phone.locator("#ph-panel")
         if panel.locator(".plot-choice button").count():
             panel.locator(".plot-choice button").first.click()
@@ -74,7 +71,7 @@ def test_tv_and_seven_phones_play_the_plot_thickens_to_a_winner(live_daphne, bro
             assert len(dealers) == 1
         if tv.locator("#tv-main .plot-window").count():
             saw_window = True
-        before = tv_version(tv)
+        before = shown_version(tv)
         if not act_once(tv, phones, roles):
             pass   # nobody can act: a window is waiting for its minimum time
         tv.wait_for_function("v => { const m = document.querySelector('#sv'); return m && +m.dataset.v > v; }",
