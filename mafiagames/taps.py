@@ -17,7 +17,7 @@ from engines.base import EngineError, MalformedAction
 
 from . import services, timers
 from .models import Player, Room
-from .presenters import FormError, presenter
+from .presenters import FormError, error_message, presenter
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def tap(room: Room, player_id: int, form) -> TapResult:
             return TapResult(exc.status, exc.message)
         except EngineError as exc:
             status = 400 if isinstance(exc, MalformedAction) else 409
-            return TapResult(status, presenter(room.ruleset).error_message(exc))
+            return TapResult(status, error_message(room.ruleset, exc))
         timers.after_commit(game)   # the game master may owe it a move (a window to close)
         return TapResult(204, "", game.room_version)
 

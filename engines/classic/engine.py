@@ -673,6 +673,12 @@ def _reveal_votes(state: State, events: list[Event]) -> None:
         _after_re_vote(state, events, counts)
 
 
+def _tie(state: State, tied: list[int]) -> None:
+    """Several players share the most votes: they are the next ballot (rules B.2.2, B.3.3 3.)."""
+    state["tied"] = tied
+    _say(state, "tie", seats=list(tied))
+
+
 def _after_first_vote(state: State, events: list[Event], counts: list[int]) -> None:
     if _rule(state, "kids_single_vote"):
         # "Є тільки одне голосування … Тільки у випадку, якщо кілька гравців набрали однакову
@@ -681,8 +687,7 @@ def _after_first_vote(state: State, events: list[Event], counts: list[int]) -> N
         if seat is not None:
             _lynch_victim_named(state, events, seat)
             return
-        state["tied"] = tied
-        _say(state, "tie", seats=list(tied))
+        _tie(state, tied)
         _begin_vote(state, events, FINAL_VOTE, tied)
         return
     state["finalists"] = V.finalists(counts)
@@ -697,8 +702,7 @@ def _after_final_vote(state: State, events: list[Event], counts: list[int]) -> N
         _lynch_victim_named(state, events, seat)
         return
     # "починається нова дискусія, до моменту, коли хтось з гравців не змінить свою думку"
-    state["tied"] = tied
-    _say(state, "tie", seats=list(tied))
+    _tie(state, tied)
     _next_turn(state, RE_DISCUSSION)
     _discussion_clock(state)
 
@@ -812,9 +816,7 @@ def skip_check(state: State, seat: int | None, action: Action) -> Result:
     _expect_actor(state, seat, AGENT_STEP)
     if not _rule(state, "agent_check_optional"):
         raise IllegalAction("check_required", "The agent must check a player")
-    new = dict(state)
-    _step_done(new)
-    return Result(new, [Event("check_skipped", {"round": state["round"]}, [seat])])
+    return _pass(state, seat, "check_skipped")
 
 
 def heal(state: State, seat: int | None, action: Action) -> Result:
@@ -830,11 +832,16 @@ def heal(state: State, seat: int | None, action: Action) -> Result:
     return Result(new, [Event("healed", record, [seat])])
 
 
-def skip_heal(state: State, seat: int | None, action: Action) -> Result:
-    _expect_actor(state, seat, DOCTOR_STEP)
+def _pass(state: State, seat: int, kind: str) -> Result:
+    """The step's player (checked by the caller) does nothing tonight; only he is told."""
     new = dict(state)
     _step_done(new)
-    return Result(new, [Event("heal_skipped", {"round": state["round"]}, [seat])])
+    return Result(new, [Event(kind, {"round": state["round"]}, [seat])])
+
+
+def skip_heal(state: State, seat: int | None, action: Action) -> Result:
+    _expect_actor(state, seat, DOCTOR_STEP)
+    return _pass(state, seat, "heal_skipped")
 
 
 def pick_victim(state: State, seat: int | None, action: Action) -> Result:
@@ -879,9 +886,7 @@ def cast_swap(state: State, seat: int | None, action: Action) -> Result:
 
 def skip_swap(state: State, seat: int | None, action: Action) -> Result:
     _expect_actor(state, seat, WIZARD_STEP)
-    new = dict(state)
-    _step_done(new)
-    return Result(new, [Event("swap_skipped", {"round": state["round"]}, [seat])])
+    return _pass(state, seat, "swap_skipped")
 
 
 def vote(state: State, seat: int | None, action: Action) -> Result:
@@ -1128,8 +1133,7 @@ def view(state: State, seat: int | None) -> dict:
     secret = state["secret"]
     clock = state["clock"]
     return {
-        "ruleset": state["ruleset"],
-        "edition": state["ruleset"],
+        "ruleset": state["ruleset"],   # the edition (editions.py)
         "options": dict(state["options"]),
         "phase": state["phase"],
         "turn": state["turn"],

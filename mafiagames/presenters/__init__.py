@@ -33,3 +33,9 @@ COMMON_ERRORS = {
     "wrong_phase": gettext_lazy("That is not possible right now."),
     "not_your_turn": gettext_lazy("It is not your turn."),
 }
+
+
+def error_message(slug: str, exc) -> str:
+    """A refusal (an engine's ``EngineError``) in the words of the ruleset's presenter
+    (its ``ERRORS``, by code), else the engine's own English text."""
+    return str(presenter(slug).ERRORS.get(exc.code, exc.message))

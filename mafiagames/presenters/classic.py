@@ -204,7 +204,7 @@ SEATS_PARAMS = {"seats", "ballot"}
 
 def words(view: dict) -> str:
     """Whose words this table speaks: the children's re-theme, else the edition's."""
-    return KIDS if view["options"].get("kids_retheme") else view["edition"]
+    return KIDS if view["options"].get("kids_retheme") else view["ruleset"]
 
 
 def role_name(view: dict, role: str | None) -> str:
@@ -487,10 +487,6 @@ ERRORS = {
     "not_judge": gettext_lazy("Only the judge's vote can count double."),
     "judge_used": gettext_lazy("The judge's double vote has been used."),
 }
-
-
-def error_message(exc) -> str:
-    return str(ERRORS.get(exc.code, exc.message))
 
 
 def _public(view: dict) -> dict:

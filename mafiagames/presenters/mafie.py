@@ -394,10 +394,6 @@ ERRORS = {
 }
 
 
-def error_message(exc) -> str:
-    return str(ERRORS.get(exc.code, exc.message))
-
-
 def panel_key(view: dict) -> str:
     """Everything templates/engines/mafie/phone_panel.html shows, and nothing else.
 

@@ -117,6 +117,16 @@ def join_phone(browser, url: str, name: str, width: int = 375, init_script: str 
     return phone
 
 
+def start_game(tv, phones) -> list[str]:
+    """The host starts the game on the TV; the role each phone was dealt, as its card names it."""
+    tv.click("#tv-host button.start")
+    roles = []
+    for phone in phones:
+        expect(phone.locator("#ph-role .role-name")).to_have_count(1)
+        roles.append(phone.locator("#ph-role .role-name").inner_text())
+    return roles
+
+
 def pick_crew(tv, phones, names) -> int:
     """The Godfather named on the TV ticks the first seats of a crew of the size his phone asks
     for and calls the vote; returns the crew size."""

@@ -15,7 +15,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import catch_up, join_phone, needs_chromium, open_tv, shown_turn, shown_version
+from .conftest import catch_up, join_phone, needs_chromium, open_tv, shown_turn, shown_version, start_game
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
@@ -48,11 +48,7 @@ def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(live_daphne
     expect(tv.locator("#tv-main .lobby h2")).to_have_text("Mafia (Polish)")
     tv.check("input[name=opt-doctor]")
     expect(tv.locator("#tv-main .options")).to_contain_text("Doctor")
-    tv.click("#tv-host button.start")
-    roles = []
-    for phone in phones:
-        expect(phone.locator("#ph-role .role-name")).to_have_count(1)
-        roles.append(phone.locator("#ph-role .role-name").inner_text())
+    roles = start_game(tv, phones)
     assert sorted(roles) == ["Agent", "Doctor", "Gangster"] + ["Policeman"] * 4
     agent, doctor = phones[roles.index("Agent")], phones[roles.index("Doctor")]
 
@@ -112,11 +108,7 @@ def test_a_gangster_can_change_his_pick_after_tapping_the_same_name_twice(live_d
     expect(tv.locator("#tv-main .lobby h2")).to_have_text("Mafia (Polish)")
     tv.select_option("select[name=opt-deadline_seconds]", "120")
     expect(tv.locator("#tv-main .options")).to_contain_text("120 s")
-    tv.click("#tv-host button.start")
-    roles = []
-    for phone in phones:
-        expect(phone.locator("#ph-role .role-name")).to_have_count(1)
-        roles.append(phone.locator("#ph-role .role-name").inner_text())
+    roles = start_game(tv, phones)
     agent = phones[roles.index("Agent")]
     agent.locator("#ph-panel form.target-choice button").first.click()   # the agent's step ends sooner
     gangster = phones[roles.index("Gangster")]

@@ -16,7 +16,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import catch_up, join_phone, needs_chromium, open_tv, pick_crew, shown_turn, shown_version
+from .conftest import catch_up, join_phone, needs_chromium, open_tv, pick_crew, shown_turn, shown_version, start_game
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
@@ -53,11 +53,7 @@ def test_tv_and_seven_phones_play_the_plot_thickens_to_a_winner(live_daphne, bro
     expect(tv.locator("#tv-players .online")).to_have_count(7)
     tv.check("input[name=opt-plot_cards]")   # the host switches the expansion on
     expect(tv.locator("#tv-main .options")).to_contain_text("The Plot Thickens")
-    tv.click("#tv-host button.start")
-    roles = []
-    for phone in phones:
-        expect(phone.locator("#ph-role .role-name")).to_have_count(1)
-        roles.append(phone.locator("#ph-role .role-name").inner_text())
+    roles = start_game(tv, phones)
     assert sorted(roles) == ["Detective"] * 3 + ["Mafioso"] * 4
 
     saw_deal = saw_window = False
