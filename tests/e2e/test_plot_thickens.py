@@ -11,7 +11,6 @@ TV's final reveal lists the plot cards played.
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
