@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from engines import classic, mafie
+from engines import classic, mafie, mrakoslapi
 from engines.base import Ruleset
 
-_RULESETS: dict[str, Ruleset] = {r.slug: r for r in (mafie.RULESET, classic.GRANNA, classic.MAFIA_PL)}
+_RULESETS: dict[str, Ruleset] = {r.slug: r for r in (mafie.RULESET, classic.GRANNA, classic.MAFIA_PL,
+                                                         mrakoslapi.RULESET)}
 
 
 def get(slug: str) -> Ruleset:

@@ -127,6 +127,44 @@
   });
   document.addEventListener("DOMContentLoaded", showSound);
 
+  // A fold the player opened stays open when the server sends a new screen (the phone's day
+  // cards: the screen changes with every hand raised).
+  document.addEventListener("toggle", function (e) {
+    var key = e.target.getAttribute && e.target.getAttribute("data-keep-open");
+    if (key) { sessionStorage.setItem("mafiagames.open." + key, e.target.open ? "1" : ""); }
+  }, true);
+  function reopen() {
+    document.querySelectorAll("[data-keep-open]").forEach(function (fold) {
+      if (sessionStorage.getItem("mafiagames.open." + fold.getAttribute("data-keep-open"))) { fold.open = true; }
+    });
+  }
+  document.addEventListener("htmx:oobAfterSwap", reopen);
+  document.addEventListener("DOMContentLoaded", reopen);
+
+  // The game-end replay (Mrakošlapi): each night's secret trace one step at a time, so the table
+  // can follow every bullet. Without this script every step is simply listed.
+  function replayShow(night, count) {
+    var steps = night.querySelectorAll("[data-step]");
+    count = Math.max(1, Math.min(count, steps.length));
+    night.setAttribute("data-shown", String(count));
+    steps.forEach(function (step, i) { step.hidden = i >= count; });
+  }
+  document.addEventListener("toggle", function (e) {
+    var night = e.target;
+    if (night.matches && night.matches("[data-replay]") && night.open && !night.hasAttribute("data-shown")) {
+      replayShow(night, 1);
+    }
+  }, true);
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("[data-replay-next],[data-replay-back],[data-replay-all]");
+    if (!button) { return; }
+    var night = button.closest("[data-replay]");
+    var shown = Number(night.getAttribute("data-shown") || "1");
+    var all = night.querySelectorAll("[data-step]").length;
+    replayShow(night, button.hasAttribute("data-replay-next") ? shown + 1
+      : button.hasAttribute("data-replay-back") ? shown - 1 : all);
+  });
+
   // Countdowns to the game master's next timed move: [data-deadline] holds the server's due time
   // (ms since the epoch); the server makes the move, this only shows the seconds left.
   function tick() {

@@ -4,7 +4,7 @@ himself with a hand of secret cards: bullets, tunnels, saliva, mirrors and spare
 Source: the Czech rulebook ``shared/seeds/002_cc6e21602ca95345.txt`` (the authority), restated as
 state machines in ``shared/rules/mrakoslapi.md`` ("rules §4.4" below means that file).
 
-What exists (the first, self-contained part; pure functions over JSON dicts, seats as ids):
+The modules (pure functions over JSON dicts, seats as ids):
 
 * ``cards``     the 40-card deck, the deck per player count, card state, the seeded secret deal,
                 the card semantics as data (rules §1).
@@ -24,6 +24,9 @@ What exists (the first, self-contained part; pure functions over JSON dicts, sea
                 above, the night prompts and deadline of rules §4.2 and the day timers of rules
                 §5.2 as the game master's clock moves.
 
-Still to come: the screens, and the registration in ``engines/registry.py`` — not before it has
-screens.
+Its screens: ``mafiagames/presenters/mrakoslapi.py`` and ``templates/engines/mrakoslapi/``.
 """
+
+from engines.mrakoslapi.engine import RULESET
+
+__all__ = ["RULESET"]

@@ -1,6 +1,6 @@
 """Mrakošlapi — the ruleset object (slug ``mrakoslapi``): the pure rule modules of this package
 (``cards``, ``players``, ``night``, ``resolver``, ``announce``, ``day``) wired into the engine
-protocol of ``engines/base.py``.  Not registered yet (``engines/registry.py``): it has no screens.
+protocol of ``engines/base.py``, registered in ``engines/registry.py``.
 
 "rules §4.2" means ``shared/rules/mrakoslapi.md``; the Czech rulebook is the authority.
 
@@ -278,7 +278,9 @@ def _begin_night(state: State, n: int, events: list[Event]) -> None:
         state["secret"]["traces"].append({"night": n, "skipped": True, "choices": None,
                                           "input": None, "result": None})
         lines = announce.skipped(applied)
-        state["morning"], state["narration"] = lines, copy.deepcopy(lines)
+        # Said after what the day before ended with (a death, "NIGHT falls."), which the same
+        # move may have brought: the TV must still show it.
+        state["morning"], state["narration"] = lines, state["narration"] + copy.deepcopy(lines)
         events.append(Event("night_skipped", {"night": n, "lines": copy.deepcopy(lines)}))
         if _start_day(state, events):
             return
@@ -557,8 +559,8 @@ def _pick(state: State, seat: int, card: str, no: int, value: Any) -> Result:
     audience = [seat]
     if card == C.MAFIAN and state["number"] == 1:
         audience = list(state["secret"]["mafia_met"])
-    return Result(state, [Event("night_pick", {"seat": seat, "prompt": p["id"], "value": value},
-                                audience)])
+    return Result(state, [Event("night_pick", {"night": state["number"], "seat": seat, "prompt": p["id"],
+                                               "value": value}, audience)])
 
 
 def a_mafia(state, seat, action):
@@ -874,7 +876,7 @@ def _me(state: State, seat: int) -> dict:
 
 
 # --------------------------------------------------------------------------------------------
-# The ruleset object (engines.base.Ruleset); not registered yet
+# The ruleset object (engines.base.Ruleset), registered in engines/registry.py
 # --------------------------------------------------------------------------------------------
 
 class Mrakoslapi:

@@ -15,6 +15,7 @@ A new ruleset must add its entry here; the no-leak suite fails for a ruleset wit
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 from typing import Callable
@@ -287,6 +288,198 @@ def classic_event_problem(event: Event, state: State) -> str | None:
     return None
 
 
+# --------------------------------------------------------------------------------------------
+# Mrakošlapi (shared/rules/mrakoslapi.md §3; engines/mrakoslapi/engine.py, "Our decisions")
+# --------------------------------------------------------------------------------------------
+
+MRAKOSLAPI_VARIANTS = 2
+MRAKOSLAPI_PRIVATE = {"cards", "night_prompts", "night_pick", "night_done", "notice", "gain"}
+MRAKOSLAPI_HIDDEN = {"night_resolved", "totals", "mrak_dies"}   # the secret log: to nobody
+
+
+def mrakoslapi_insiders(state: State, viewer: int | None) -> set[int]:
+    """Seats whose night screen ``viewer`` shares: himself and — during night 1, if he holds a
+    Mafián — the other night-1 Mafián holders (their mafia picks and confirmations)."""
+    if viewer is None:
+        return set()
+    met = state["secret"]["mafia_met"]
+    night = state["secret"]["night"]
+    if viewer in met and state["phase"] == "night" and night is not None and night["n"] == 1:
+        return set(met)
+    return {viewer}
+
+
+def _mrakoslapi_junk_cards(rng: random.Random, count: int) -> list[dict]:
+    from engines.mrakoslapi import cards as C
+    types, states, pick = list(C.CARD_TYPES), C.CARD_STATES, rng.random
+    return [C.card(types[int(pick() * len(types))], 1 + int(pick() * 9),
+                   states[int(pick() * len(states))]) for _ in range(count)]
+
+
+def _mrakoslapi_junk_prompts(rng: random.Random) -> list[dict]:
+    cards = ["MAFIAN", "SILENY_STRELEC", "MAG", "SLINA", "EXHIBICIONISTA", "MEDIK"]
+    return [{"id": f"{card}:{no}", "card": card, "no": no, "disabled": rng.random() < .3}
+            for card, no in ((rng.choice(cards), rng.randint(1, 3))
+                             for _ in range(rng.randint(0, 3)))]
+
+
+def _mrakoslapi_junk_pick(prompt: dict, seats: list[int], rng: random.Random):
+    if rng.random() < .3:
+        return None
+    if prompt["card"] == "MEDIK":
+        return True
+    if prompt["card"] == "MAG":
+        return rng.sample(seats, 2) if len(seats) > 1 else None
+    return rng.choice(seats)
+
+
+def mrakoslapi_variants(state: State, viewer: int | None, rng: random.Random) -> list[State]:
+    """Everything the viewer may not know, re-drawn (``[]`` at game over: all is revealed).
+
+    Kept: the public part (seats alive or not, the day, the announcements, the clock, the
+    options), the viewer's own player record, hand, notices, night prompts, picks and
+    confirmation, and on night 1 a Mafián holder's view of the mafia room (the night-1 holders,
+    their mafia picks and confirmations); after night 1 a holder still knows who they were.
+
+    Re-drawn: the seed (it decides the deal); every other seat's hand and first deal (one variant
+    passes the others' hands round among them, the other deals junk: other cards, counts and
+    states); whether a "dead" other is really dead or a fake-dead Medik; the pending Duch
+    Bobo ghost (and so who is awake at night); the night-1 Mafián holders for an outsider; the
+    other seats' notices, night prompts, picks and confirmations (only whether everybody has
+    confirmed is public: the night clock's seconds tell it); the table's counters; the traces.
+    """
+    if state["phase"] == "over":
+        return []
+    return [_mrakoslapi_variant(state, viewer, rng, shuffle=index == 0)
+            for index in range(MRAKOSLAPI_VARIANTS)]
+
+
+def _mrakoslapi_variant(state: State, viewer: int | None, rng: random.Random,
+                        shuffle: bool) -> State:
+    # A copy of what changes (the rest is shared: views never change the state).
+    secret = {**state["secret"], "dealt": list(state["secret"]["dealt"]),
+              "night": json.loads(json.dumps(state["secret"]["night"]))}
+    table = secret["table"] = {**secret["table"],
+                               "players": [dict(p) for p in secret["table"]["players"]]}
+    new = {**state, "secret": secret, "seed": rng.randrange(10**6)}
+    if state["day"] is not None:       # a secret card change counts as progress too (rules §6.3)
+        new["day"] = {**state["day"], "progress": rng.random() < .5}
+    others = [seat for seat in range(state["players"]) if seat != viewer]
+    insiders = mrakoslapi_insiders(state, viewer)
+    players = {p["seat"]: p for p in table["players"]}
+    hands = [players[seat]["cards"] for seat in others]
+    rng.shuffle(hands)
+    for seat, hand in zip(others, hands):
+        player = players[seat]
+        player["cards"] = hand if shuffle else _mrakoslapi_junk_cards(rng, rng.randint(0, 7))
+        if player["status"] != "ALIVE":
+            player["status"] = rng.choice(["DEAD", "FAKE_DEAD"])
+            player["fake_dead_until_dawn_of_night"] = (
+                state["number"] + rng.randint(0, 1) if player["status"] == "FAKE_DEAD" else None)
+    dealt = [secret["dealt"][seat] for seat in others]
+    rng.shuffle(dealt)
+    for seat, hand in zip(others, dealt):
+        secret["dealt"][seat] = hand if shuffle else _mrakoslapi_junk_cards(rng, 5)
+    table["next_extra_mrak_no"] = rng.randint(8, 12)
+    table["quiet_cycles"] = rng.randint(0, 2)
+    table["cycle_progress"] = rng.choice([None, True, False])
+    if table["pending_bobo"] != viewer:
+        dead = [seat for seat in others if players[seat]["status"] == "DEAD"]
+        table["pending_bobo"] = rng.choice([None, *dead])
+    if viewer is None or viewer not in state["secret"]["mafia_met"]:
+        secret["mafia_met"] = sorted(rng.sample(others, rng.randint(0, min(3, len(others)))))
+    secret["notices"] = [n for n in secret["notices"] if n["seat"] == viewer] + [
+        {"seat": rng.choice(others), "code": "day.gained_mrak",
+         "params": {"no": rng.randint(8, 12)}} for _ in range(rng.randint(0, 2))]
+    secret["traces"] = [{"night": 1, "skipped": False, "choices": {"junk": rng.random()},
+                         "input": None, "result": {"trace": [rng.random()]}}]
+    night = secret["night"]
+    if night is not None:
+        _mrakoslapi_vary_night(state, night, viewer, insiders, table["pending_bobo"], rng)
+    return new
+
+
+def _mrakoslapi_vary_night(state: State, night: dict, viewer: int | None, insiders: set[int],
+                           bobo: int | None, rng: random.Random) -> None:
+    """The others' night: who is awake (the living and the pending ghost), their prompts and
+    picks (a fellow's mafia pick kept on night 1), who has confirmed."""
+    alive = [p["seat"] for p in state["secret"]["table"]["players"] if p["status"] == "ALIVE"]
+    everybody_done = set(night["awake"]) <= set(night["confirmed"])
+    awake = set(alive) | (set(night["awake"]) & {viewer}) | ({bobo} if bobo is not None else set())
+    night["awake"] = sorted(awake)
+    for seat in range(state["players"]):
+        if seat == viewer:
+            continue
+        kept = [p for p in night["prompts"][seat] if seat in insiders and p["card"] == "MAFIAN"]
+        prompts = kept + ([] if seat not in awake else
+                          [p for p in _mrakoslapi_junk_prompts(rng)
+                           if seat not in insiders or p["card"] != "MAFIAN"])
+        night["prompts"][seat] = prompts
+        picks = {key: value for key, value in night["picks"][seat].items()
+                 if seat in insiders and key == "MAFIAN:1"}
+        for prompt in prompts[len(kept):]:
+            value = _mrakoslapi_junk_pick(prompt, alive, rng)
+            if value is not None:
+                picks[prompt["id"]] = value
+        night["picks"][seat] = picks
+    known = set(night["confirmed"]) & insiders
+    free = sorted(awake - insiders)
+    confirmed = known | {seat for seat in free if everybody_done or rng.random() < .5}
+    if not everybody_done and awake <= confirmed:
+        if not free:        # nothing hidden to leave unconfirmed: keep the night as it was
+            night["awake"], night["confirmed"] = state["secret"]["night"]["awake"], \
+                state["secret"]["night"]["confirmed"]
+            return
+        confirmed.discard(rng.choice(free))
+    night["confirmed"] = sorted(confirmed)
+
+
+def mrakoslapi_event_problem(event: Event, state: State) -> str | None:
+    """Private events go to the one seat they are about — a night-1 mafia pick to the night-1
+    Mafián holders — and tell it only its own cards, prompts and notices; the secret log (the
+    night's choices and result, weighted totals, which Mrakošlap died) goes to nobody."""
+    secret = state["secret"]
+    if event.audience == NOBODY:
+        return None
+    if event.audience == PUBLIC:
+        if event.kind in MRAKOSLAPI_PRIVATE | MRAKOSLAPI_HIDDEN:
+            return f"secret event {event.kind} is public"
+        if {"cards", "choices", "prompts", "picks", "trace"} & set(event.data):
+            return f"public event {event.kind} carries secrets: {sorted(event.data)}"
+        return None
+    if event.kind in MRAKOSLAPI_HIDDEN:
+        return f"secret log event {event.kind} reaches {event.audience}"
+    if (event.kind == "night_pick" and event.data["prompt"] == "MAFIAN:1"
+            and len(event.audience) > 1):
+        met = secret["mafia_met"]
+        if event.data["night"] != 1:
+            return f"mafia pick of night {event.data['night']} shown to {event.audience} (blind after night 1)"
+        if event.audience != met or event.data["seat"] not in met:
+            return f"mafia pick of seat {event.data['seat']} reaches {event.audience}, not {met}"
+        return None
+    if event.kind not in MRAKOSLAPI_PRIVATE or len(event.audience) != 1:
+        return f"private event {event.kind} to {event.audience}"
+    [owner] = event.audience
+    if event.kind == "night_prompts":
+        hand = {(card["type"], card["no"]) for card in secret["dealt"][owner]}
+        types = {card_type for card_type, _ in hand}
+        foreign = [p["id"] for p in event.data["prompts"]        # MAFIAN:1: any Mafián held
+                   if not (p["card"] in types if p["card"] == "MAFIAN"
+                           else (p["card"], p["no"]) in hand)]
+        return f"seat {owner} is prompted for cards not dealt to it: {foreign}" if foreign else None
+    if event.data["seat"] != owner:
+        return f"seat {owner} is told {event.kind} about seat {event.data['seat']}"
+    if event.kind == "cards" and event.data["cards"] != secret["dealt"][owner]:
+        return f"seat {owner} is shown cards it was not dealt"
+    if event.kind == "notice" and event.data not in secret["notices"]:
+        return f"seat {owner} gets a notice the state does not hold: {event.data}"
+    if event.kind == "gain":
+        [cards] = [p["cards"] for p in secret["table"]["players"] if p["seat"] == owner]
+        if not any(c["type"] == "MRAKOSLAP" and c["no"] == event.data["no"] for c in cards):
+            return f"seat {owner} is told of a Mrakošlap {event.data['no']} it never gained"
+    return None
+
+
 KNOWLEDGE = {
     "mafie": Knowledge(
         secret_keys=frozenset({"secret", "ballots", "cards"}),
@@ -302,5 +495,13 @@ KNOWLEDGE = {
         secret_keys=frozenset({"secret", "ballots", "met", "seed", "coins", "draws"}),
         variants=classic_variants,
         event_problem=classic_event_problem,
+    ),
+    "mrakoslapi": Knowledge(
+        # the state's secret parts; "dealt", "mafia_met", "notices", "traces" are in the game-over
+        # reveal, "prompts" and "confirmed" on the phone's night screen
+        secret_keys=frozenset({"secret", "seed", "table", "awake", "picks", "pending_bobo",
+                               "quiet_cycles", "next_extra_mrak_no"}),
+        variants=mrakoslapi_variants,
+        event_problem=mrakoslapi_event_problem,
     ),
 }

@@ -67,9 +67,19 @@ def dump(state: State) -> str:
 
 COMBINATIONS_LIMIT = 64     # more combinations than this: a deterministic sample
 SAMPLED_COMBINATIONS = 9    # seeded random combinations in the sample, besides the fixed ones
+# Fewer sampled combinations for rulesets whose games are long: Mrakošlapi's random games run to
+# hundreds of actions with every living seat awaited, and 9 of its 14 options are timers that
+# change no move of the random player (only the clock's seconds), so more samples replay the
+# same games (test_mrakoslapi_engine.py plays the defaults and every rule option changed).
+SAMPLED_COMBINATIONS_OF = {"mrakoslapi": 1}
 # Player counts for rulesets whose big tables are slow to check at every step (classic Mafia
-# plays up to 21; test_classic_scenarios.py checks 20–21 players on sampled steps).
-PLAYER_COUNTS = {"granna": (6, 7, 13), "mafia_pl": (5, 8, 11)}
+# plays up to 21; test_classic_scenarios.py checks 20–21 players on sampled steps; Mrakošlapi's
+# 7 players, a 5-card deal like 8, are played by test_mrakoslapi_engine.py).
+PLAYER_COUNTS = {"granna": (6, 7, 13), "mafia_pl": (5, 8, 11), "mrakoslapi": (6, 8)}
+# The contract tries the legal actions of every awaited seat on every ``n``-th state only for
+# rulesets with long games and many awaited seats, each with dozens of actions (Mrakošlapi: at
+# night and on the floor every living seat, with up to 56 tunnels or 160 accusations).
+CHECKED_STATE_STRIDE = {"mrakoslapi": 8}
 
 
 def option_combinations(ruleset: Ruleset, offered_only: bool = False) -> list[dict]:
@@ -93,7 +103,8 @@ def option_combinations(ruleset: Ruleset, offered_only: bool = False) -> list[di
         fixed.append([flag if option.kind == "bool" and len(choices) > 1 else default
                       for option, choices, default in zip(options, values, defaults)])
     chooser = random.Random(f"options:{ruleset.slug}:{offered_only}")
-    sample = [[chooser.choice(choices) for choices in values] for _ in range(SAMPLED_COMBINATIONS)]
+    sample = [[chooser.choice(choices) for choices in values]
+              for _ in range(SAMPLED_COMBINATIONS_OF.get(ruleset.slug, SAMPLED_COMBINATIONS))]
     combos = []
     for combo in fixed + sample:
         if combo not in combos:

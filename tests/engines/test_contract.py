@@ -18,7 +18,8 @@ from engines import registry
 from engines.base import NOBODY, PUBLIC, EngineError, Outcome, resolve_options
 from engines.replay import replay
 from tests.engines.playthrough import (
-    MAX_STEPS, checked_apply, dump, option_combinations, playthroughs, random_playthrough,
+    CHECKED_STATE_STRIDE, MAX_STEPS, checked_apply, dump, option_combinations, playthroughs,
+    random_playthrough,
 )
 
 RULESETS = registry.all()
@@ -62,8 +63,9 @@ def test_random_games_end_with_an_outcome(ruleset, options):
 @cases
 def test_awaited_seats_can_act_and_every_legal_action_applies(ruleset, options):
     chooser = random.Random(0)
+    stride = CHECKED_STATE_STRIDE.get(ruleset.slug, 1)
     for play in playthroughs(ruleset, options):
-        for state in play.states[:-1]:
+        for state in play.states[:-1:stride]:
             seats = ruleset.waiting_for(state) or [None]
             assert seats == sorted(set(seats)) or seats == [None], (play, seats)
             for seat in seats:

@@ -1,10 +1,10 @@
-"""The Mrakošlapi engine (engines/mrakoslapi/engine.py): contract checks on the unregistered
-ruleset (imitating tests/engines/test_contract.py with playthrough.random_playthrough) and a
-no-leak check on its views.  The scripted game is in test_mrakoslapi_engine_game.py."""
+"""The Mrakošlapi engine (engines/mrakoslapi/engine.py): contract checks on fixed option sets
+(beside the generic test_contract.py, which samples option combinations) and a no-leak check on
+its views with the oracle of knowledge.py.  The scripted game is in
+test_mrakoslapi_engine_game.py."""
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from functools import lru_cache
@@ -12,9 +12,9 @@ from functools import lru_cache
 import pytest
 
 from engines.base import NOBODY, PUBLIC, EngineError, Outcome, resolve_options
-from engines.mrakoslapi import cards as C
 from engines.mrakoslapi.engine import RULESET
 from engines.replay import replay
+from tests.engines.knowledge import mrakoslapi_variants
 from tests.engines.playthrough import MAX_STEPS, checked_apply, dump, random_playthrough
 
 ALT = {"gunman_nights": "odd", "atheist_blocks_tunnel_from": True, "votes_per_player": "unlimited",
@@ -130,54 +130,6 @@ def test_junk_actions_are_refused_without_side_effects():
 # No leaks: a view must not change when secrets its viewer may not know change (rules §3)
 # --------------------------------------------------------------------------------------------
 
-def _junk_cards(rnd: random.Random, n: int) -> list[dict]:
-    return [C.card(rnd.choice(list(C.CARD_TYPES)), rnd.randint(1, 9), rnd.choice(C.CARD_STATES))
-            for _ in range(n)]
-
-
-def variant(state: dict, viewer: int | None, rnd: random.Random) -> dict:
-    """``state`` with every secret ``viewer`` may not know replaced by junk."""
-    new = copy.deepcopy(state)
-    secret = new["secret"]
-    others = [s for s in range(state["players"]) if s != viewer]
-    met = state["secret"]["mafia_met"]
-    keep_met = viewer is not None and viewer in met
-    for p in secret["table"]["players"]:
-        if p["seat"] == viewer:
-            continue
-        p["cards"] = _junk_cards(rnd, rnd.randint(0, 7))
-        if p["status"] != "ALIVE":
-            p["status"] = rnd.choice(["DEAD", "FAKE_DEAD"])
-            p["fake_dead_until_dawn_of_night"] = rnd.choice([None, 3])
-    table = secret["table"]
-    table["next_extra_mrak_no"] = rnd.randint(8, 12)
-    table["quiet_cycles"] = rnd.randint(0, 2)
-    table["cycle_progress"] = rnd.choice([None, True, False])
-    if table["pending_bobo"] != viewer:
-        table["pending_bobo"] = rnd.choice([None] + others)
-    secret["dealt"] = [hand if seat == viewer else _junk_cards(rnd, 5)
-                       for seat, hand in enumerate(secret["dealt"])]
-    if not keep_met:
-        secret["mafia_met"] = sorted(rnd.sample(others, rnd.randint(0, 3)))
-    secret["notices"] = [n for n in secret["notices"] if n["seat"] == viewer] + [
-        {"seat": rnd.choice(others), "code": "day.gained_mrak", "params": {"no": 9}}]
-    secret["traces"] = [{"night": 1, "skipped": False, "choices": {"junk": rnd.random()},
-                         "input": None, "result": {"trace": [rnd.random()]}}]
-    night = secret["night"]
-    if night is not None:
-        for seat in others:
-            fellow = keep_met and seat in met and night["n"] == 1
-            night["prompts"][seat] = [p for p in night["prompts"][seat]
-                                      if fellow and p["card"] == C.MAFIAN] + (
-                [{"id": "MAG:3", "card": "MAG", "no": 3, "disabled": rnd.random() < .5}]
-                if rnd.random() < .5 else [])
-            picks = {k: v for k, v in night["picks"][seat].items()
-                     if fellow and k == "MAFIAN:1"}
-            picks["MAG:3"] = [0, 1]
-            night["picks"][seat] = picks
-    return new
-
-
 def _states():
     for players, name, seed in GAMES[::3]:
         game = play(players, name, seed)
@@ -192,11 +144,47 @@ def test_views_do_not_depend_on_secrets_the_viewer_may_not_know():
     for state in _states():
         for viewer in [None, *range(state["players"])]:
             shown = RULESET.view(state, viewer)
-            for _ in range(1):
-                assert RULESET.view(variant(state, viewer, rnd), viewer) == shown, \
+            for variant in mrakoslapi_variants(state, viewer, rnd):
+                assert variant != state
+                assert RULESET.view(variant, viewer) == shown, \
                     (viewer, state["phase"], state["number"])
             checked += 1
     assert checked > 150
+
+
+LEAKY = {
+    "every hand": lambda state, seat: [p["cards"] for p in state["secret"]["table"]["players"]],
+    "who is dead and who fake-dead": lambda state, seat: [
+        p["status"] for p in state["secret"]["table"]["players"]],
+    "the night-1 Mafián holders": lambda state, seat: state["secret"]["mafia_met"],
+    "how many have confirmed": lambda state, seat: state["secret"]["night"] and len(
+        state["secret"]["night"]["confirmed"]),
+    "the mafia picks": lambda state, seat: state["secret"]["night"] and [
+        picks.get("MAFIAN:1") for picks in state["secret"]["night"]["picks"]],
+    "the pending Duch Bobo": lambda state, seat: state["secret"]["table"]["pending_bobo"],
+    "the others' notices": lambda state, seat: state["secret"]["notices"],
+}
+
+
+@pytest.mark.parametrize("secret", LEAKY)
+def test_the_oracle_catches_a_view_that_shows(secret):
+    game = play(6, "default", 1)
+    rnd = random.Random(0)
+    for state in game.states:
+        for viewer in [None, *range(state["players"])]:
+            shown = {**RULESET.view(state, viewer), "spy": LEAKY[secret](state, viewer)}
+            for variant in mrakoslapi_variants(state, viewer, rnd):
+                spied = {**RULESET.view(variant, viewer), "spy": LEAKY[secret](variant, viewer)}
+                if spied != shown:
+                    return
+    pytest.fail(f"no variant changes {secret}")
+
+
+def test_no_variants_at_game_over():
+    final = play(6, "default", 0).final
+    assert final["phase"] == "over"
+    assert all(mrakoslapi_variants(final, viewer, random.Random(0)) == []
+               for viewer in [None, *range(6)])
 
 
 def test_views_before_the_end_hold_no_reveal_and_dead_phones_hold_no_cards():

@@ -161,6 +161,11 @@ def test_scripted_game_to_a_winner():
     # ---- night 3 has no meaning; day 3: the Anarchista ends the game ----
     assert g.state["phase"] == "day" and g.state["number"] == 3
     assert g.tv()["morning"] == [{"code": "night.no_meaning", "params": {}}]
+    # One clock move ended day 2 and skipped night 3: the TV still tells how day 2 ended.
+    narration = g.tv()["narration"]
+    assert {"code": "day.died", "params": {"seat": 0}} in narration
+    assert narration.index({"code": "day.end", "params": {}}) < narration.index(
+        {"code": "night.no_meaning", "params": {}})
     assert [t["skipped"] for t in g.state["secret"]["traces"]] == [False, False, True]
     g.do(4, {"type": "anarchist_shot", "target": 2})
     result = RULESET.outcome(g.state)

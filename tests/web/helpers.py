@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 from django.test import Client
 
 from mafiagames import seating, services
@@ -10,6 +12,42 @@ from tests.conftest import CAST
 
 # Five players: Alice, Bob, Carol are mafiosi; Dave and Erin are the detectives; Alice is Kmotr.
 FIVE_ROLES = ["mafioso", "mafioso", "mafioso", "detective", "detective"]
+
+
+class Forms(HTMLParser):
+    """Every ws-send form of a fragment: its hidden fields, submit buttons, checkboxes, the
+    options of its selects and its text inputs; and how many buttons send nothing (decoys)."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.forms: list[dict] = []
+        self.decoys = 0
+        self._select: str | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and "ws-send" in attrs:
+            self.forms.append({"hidden": {}, "buttons": [], "boxes": [], "selects": {}, "texts": []})
+        elif tag == "input" and self.forms and attrs.get("type") == "hidden":
+            self.forms[-1]["hidden"][attrs["name"]] = attrs["value"]
+        elif tag == "input" and self.forms and attrs.get("type") == "checkbox":
+            self.forms[-1]["boxes"].append((attrs["name"], attrs["value"]))
+        elif tag == "input" and self.forms and attrs.get("type") == "text":
+            self.forms[-1]["texts"].append(attrs["name"])
+        elif tag == "select" and self.forms:
+            self._select = attrs["name"]
+            self.forms[-1]["selects"][self._select] = []
+        elif tag == "option" and self._select:
+            self.forms[-1]["selects"][self._select].append(attrs["value"])
+        elif tag == "button" and attrs.get("type") == "button" and "choice" in attrs.get("class", ""):
+            self.decoys += 1
+        elif tag == "button" and self.forms and attrs.get("type") == "submit":
+            self.forms[-1]["buttons"].append((attrs.get("name"), attrs.get("value")))
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
 
 
 def room_with_players(n: int, language: str = "en") -> tuple[Room, list[Player]]:

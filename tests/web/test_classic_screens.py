@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from html.parser import HTMLParser
 
 import pytest
 from channels.db import database_sync_to_async
@@ -23,38 +22,12 @@ from mafiagames.presenters import classic as words
 from mafiagames.rendering import Table, phone_screen, tv_screen
 from tests.engines.playthrough import random_playthrough
 
-from .helpers import host_client, player_client, room_with_players
+from .helpers import Forms, host_client, player_client, room_with_players
 
 POLISH, GRANNA = registry.get("mafia_pl"), registry.get("granna")
 NAMES = [f"P{i}" for i in range(21)]
 # Nine players, Polish, doctor on: P0, P1 gangsters; P2 agent; P3 doctor; P4–P8 policemen.
 NINE = ["mafioso", "mafioso", "agent", "doctor", "policeman", "policeman", "policeman", "policeman", "policeman"]
-
-
-class Forms(HTMLParser):
-    """Every ws-send form of a fragment: its hidden fields, submit buttons and checkboxes."""
-
-    def __init__(self, html: str):
-        super().__init__()
-        self.forms: list[dict] = []
-        self.decoys = 0
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form" and "ws-send" in attrs:
-            self.forms.append({"hidden": {}, "buttons": [], "boxes": []})
-        elif tag == "input" and self.forms and attrs.get("type") == "hidden":
-            self.forms[-1]["hidden"][attrs["name"]] = attrs["value"]
-        elif tag == "input" and self.forms and attrs.get("type") == "checkbox":
-            self.forms[-1]["boxes"].append((attrs["name"], attrs["value"]))
-        elif tag == "button" and attrs.get("type") == "button" and "choice" in attrs.get("class", ""):
-            self.decoys += 1
-        elif tag == "button" and self.forms and attrs.get("type") == "submit":
-            self.forms[-1]["buttons"].append((attrs.get("name"), attrs.get("value")))
-
-    def handle_endtag(self, tag):
-        pass
 
 
 def sent(form: dict, button: tuple, boxes=()) -> dict:

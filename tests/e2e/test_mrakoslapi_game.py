@@ -1,0 +1,173 @@
+"""Mrakošlapi in real browsers: a TV and six phones play a game to its winner with scripted
+choices — the game of tests/engines/test_mrakoslapi_engine_game.py, tapped on the phones.
+
+The players join by the TV's link and the host picks Mrakošlapi and its timers on the TV.  The
+deal is forced (``services.start_game`` with the scripted hands, then every screen reloads): a
+browser cannot know random cards in advance, and the choices are scripted for these hands.
+Everything after that goes through the phones and the server's clock: night choices (the mafia
+agree, a tunnel, saliva, an exhibition) and "Done", the morning on the TV, accusations, a
+defence, hands up in each vote window, the verdicts, a night that has no meaning, and the
+Anarchista's shot that leaves one player alive.  At the end the TV replays each night's trace
+step by step.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from mafiagames import services
+from mafiagames.models import Room
+from tests.engines.test_mrakoslapi_engine_game import DEAL
+
+from .conftest import join_phone, needs_chromium, open_tv
+
+pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
+NAMES = ["Ann", "Bob", "Cyd", "Dan", "Eve", "Fay"]
+ANN, BOB, CYD, DAN, EVE, FAY = range(6)
+CLOCK = 20_000   # ms to wait for what the server's clock brings (a 5 s window, a 5 s night)
+
+
+def pick(phone, prompt: str, name: str) -> None:
+    phone.locator(f"#ph-panel [data-prompt='{prompt}'] form.target-choice button", has_text=name).click()
+    expect(phone.locator(f"#ph-panel [data-prompt='{prompt}'] .done")).to_contain_text(name)
+
+
+def done(phone) -> None:
+    phone.click("#ph-panel form.done-form button")
+    expect(phone.locator("#ph-panel")).to_contain_text("Your night is set")
+
+
+def accuse(phone, target: int, claim: str, why: str = "") -> None:
+    phone.select_option("#ph-panel form.accuse select[name=target]", str(target))
+    phone.select_option("#ph-panel form.accuse select[name=claim]", claim)
+    phone.fill("#ph-panel form.accuse input[name=text]", why)
+    phone.click("#ph-panel form.accuse button")
+    expect(phone.locator("#ph-panel form.withdraw")).to_have_count(1)
+
+
+def hands_up(phones, voters, candidate: str) -> None:
+    """Each voter raises a hand in the vote window for ``candidate`` (a server-timed window)."""
+    for phone in voters:
+        button = phone.locator("#ph-panel form.vote button")
+        expect(button).to_contain_text(f"{candidate} should die", timeout=CLOCK)   # after the time to think
+        button.click()
+        expect(phone.locator("#ph-panel form.vote")).to_have_count(0)
+
+
+def morning(tv) -> list[str]:
+    return tv.locator("#tv-main .morning li").all_inner_texts()
+
+
+@pytest.mark.clock_scale(0.5)   # hands up for 5 s per candidate, the verdict's window 5.25 s
+def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, output_dir):
+    tv, join_url = open_tv(browser, live_daphne.url)
+    phones = [join_phone(browser, join_url, name) for name in NAMES]
+    expect(tv.locator("#tv-players .online")).to_have_count(6)
+    tv.select_option("#tv-host select[name=ruleset]", "mrakoslapi")
+    expect(tv.locator("#tv-main .lobby h2")).to_have_text("Mrakošlapi")
+    tv.select_option("#tv-host select[name=opt-vote_seconds]", "10")
+    expect(tv.locator("#tv-main .options")).to_contain_text("Hands up: seconds per candidate: 10 s")
+    tv.select_option("#tv-host select[name=opt-night_min_seconds]", "10")
+    expect(tv.locator("#tv-main .options")).to_contain_text("Shortest night: 10 s")
+    services.start_game(Room.objects.get(code=join_url.rstrip("/").rsplit("/", 1)[1]), seed=11, deal=DEAL)
+    for page in (tv, *phones):
+        page.reload()
+
+    # ---- night 1: every living phone has a night screen; the choices are secret ----
+    ann, bob, cyd, dan, eve, fay = phones
+    for phone in phones:
+        expect(phone.locator("#ph-panel h2")).to_have_text("Night 1")
+        expect(phone.locator("#ph-panel form.done-form")).to_have_count(1)
+    expect(dan.locator("#ph-panel .decoy button")).to_have_count(6)
+    dan.locator("#ph-role .role-card").dispatch_event("pointerdown")
+    expect(dan.locator("#ph-role .hand")).to_contain_text("Mrakošlap 1")
+    expect(dan.locator("#ph-role .hand")).to_contain_text("Mečiar")
+    expect(tv.locator("#tv-main h2.phase")).to_have_text("Night 1")
+    pick(ann, "MAFIAN:1", "Fay")
+    expect(bob.locator("#ph-panel .mafia-room")).to_contain_text("Ann → Fay")     # night 1: they meet
+    pick(bob, "MAFIAN:1", "Fay")
+    bob.select_option("#ph-panel [data-prompt='MAG:1'] select[name=from]", str(FAY))
+    bob.select_option("#ph-panel [data-prompt='MAG:1'] select[name=to]", str(CYD))
+    bob.click("#ph-panel [data-prompt='MAG:1'] form.tunnel button")
+    expect(bob.locator("#ph-panel [data-prompt='MAG:1'] .done")).to_contain_text("Fay → Cyd")
+    pick(cyd, "SLINA:1", "Eve")
+    pick(fay, "SLINA:2", "Dan")
+    pick(eve, "EXHIBICIONISTA:1", "Ann")
+    tv.screenshot(path=str(output_dir / "tv-night.png"))
+    bob.screenshot(path=str(output_dir / "phone-night.png"))
+    for phone in phones:
+        done(phone)
+    assert "Mág" not in tv.content() and "Fay → Cyd" not in tv.content()
+
+    # ---- morning 1 on the TV, exactly the rules §4.7 lines ----
+    expect(tv.locator("#tv-main h2.phase")).to_contain_text("Day 1", timeout=CLOCK)
+    assert morning(tv) == ["Shots fired: 3", "Slimed: Dan, Eve", "Exhibited (silent today): Ann",
+                           "Mirrors broken: 1", "Mrakošlapy died: —", "Died: Fay"]
+    expect(tv.locator("#tv-players .badge.muted")).to_have_count(1)
+    expect(ann.locator("#ph-panel")).to_contain_text("You are silenced today")
+    expect(ann.locator("#ph-panel form.accuse")).to_have_count(0)
+    expect(fay.locator("#ph-panel .ghost-banner")).to_contain_text("Stay silent")
+    tv.screenshot(path=str(output_dir / "tv-morning.png"))
+
+    # ---- day 1: accusations, a defence, hands up (Dan's count twice), Bob executed ----
+    accuse(dan, BOB, "MAFIAN", "he smiled")
+    accuse(cyd, ANN, "MAFIAN")
+    expect(tv.locator("#tv-main .accusations li")).to_have_count(2)
+    expect(tv.locator("#tv-main .accusations")).to_contain_text("Dan accuses Bob Mafián — “he smiled”")
+    for phone in (bob, cyd, dan):
+        phone.click("#ph-panel form.ready button")
+    expect(bob.locator("#ph-panel form.defend")).to_have_count(1)
+    expect(tv.locator("#tv-main .finalists")).to_contain_text("Bob is defending")
+    bob.click("#ph-panel form.defend button[value=spoke]")
+    hands_up(phones, (cyd, dan, eve), "Bob")
+    hands_up(phones, (bob,), "Ann")
+    expect(tv.locator("#tv-narration")).to_contain_text("Sentenced: Bob.")
+    expect(tv.locator("#tv-narration")).to_contain_text("Bob died.", timeout=CLOCK)
+    expect(tv.locator("#tv-main h2.phase")).to_have_text("Night 2", timeout=CLOCK)
+
+    # ---- night 2: Ann alone is the mafia; Dan's Mrakošlap takes one bullet, the other kills ----
+    pick(ann, "MAFIAN:1", "Dan")
+    expect(ann.locator("#ph-panel .mafia-room")).to_have_count(0)                # blind from night 2
+    pick(cyd, "SLINA:1", "Cyd")
+    for phone in (ann, cyd, dan, eve):
+        done(phone)
+    expect(tv.locator("#tv-main h2.phase")).to_contain_text("Day 2", timeout=CLOCK)
+    assert morning(tv) == ["Shots fired: 2", "Slimed: Cyd", "Exhibited (silent today): —", "Mirrors broken: —",
+                           "Mrakošlapy died: 1", "Died: Dan"]
+
+    # ---- day 2: Ann waives her defence and is executed ----
+    accuse(cyd, ANN, "MAFIAN")
+    cyd.click("#ph-panel form.ready button")
+    eve.click("#ph-panel form.ready button")
+    ann.click("#ph-panel form.defend button[value=waived]")
+    hands_up(phones, (cyd, eve), "Ann")
+    expect(tv.locator("#tv-narration")).to_contain_text("Ann died.", timeout=CLOCK)
+
+    # ---- night 3 has no meaning; day 3: the Anarchista shoots, and Eve is the last one alive ----
+    expect(tv.locator("#tv-main h2.phase")).to_contain_text("Day 3", timeout=CLOCK)
+    assert morning(tv) == ["The NIGHT has no meaning: nothing can happen tonight."]
+    eve.click("#ph-panel details.day-cards summary")
+    eve.locator("#ph-panel .anarchist button", has_text="Cyd").click()
+    expect(tv.locator("#tv-main .result h2")).to_have_text("Eve wins!")
+    expect(eve.locator("#ph-panel h2")).to_have_text("You won!")
+    expect(cyd.locator("#ph-panel h2")).to_have_text("You lost.")
+
+    # ---- the replay: night 1, one step at a time ----
+    night1 = tv.locator("#tv-main details.replay").first
+    night1.locator("summary").click()
+    steps = night1.locator("[data-step]")
+    expect(steps.nth(0)).to_be_visible()
+    expect(steps.nth(1)).to_be_hidden()
+    expect(steps.nth(0)).to_contain_text("Ann fires the bullet of Mafián 1 at Fay.")
+    for shown in range(2, 6):
+        night1.locator("[data-replay-next]").click()
+        expect(steps.nth(shown - 1)).to_be_visible()
+    expect(steps.nth(3)).to_contain_text("Tunnel of Mág 1")
+    expect(steps.nth(4)).to_contain_text("Cyd's Zrcadlo 1 breaks")
+    night1.locator("[data-replay-all]").click()
+    expect(steps.last).to_be_visible()
+    expect(steps.last).to_contain_text("Fay")
+    expect(tv.locator("#tv-main .result .reveal li").nth(EVE)).to_have_text("Eve: Exhibicionista 1 (used) Anarchista (used)")
+    expect(tv.locator("#tv-main .result .reveal li").nth(DAN)).to_have_text("Dan ✝: Mrakošlap 1 Mečiar")
+    tv.screenshot(path=str(output_dir / "tv-replay.png"), full_page=True)
