@@ -132,9 +132,8 @@ def narrate(item: dict, names: list[str], view: dict) -> str:
         if key in SEAT_PARAMS:
             params[key] = names[value] if isinstance(value, int) else (
                 _("the game master") if key == "caller" else "—")
-        elif key in SEATS_PARAMS:
-            params[key] = _names(value, names) if key == "seats" else (_names(value, names) if value
-                                                                      else _("nobody"))
+        elif key in SEATS_PARAMS:     # nobody slimed: "—"; nobody raised a hand: "nobody"
+            params[key] = _names(value, names) if value or key == "seats" else _("nobody")
         elif key == "numbers":
             params[key] = ", ".join(str(n) for n in value) if value else "—"
         elif key == "winners":

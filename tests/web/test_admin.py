@@ -109,3 +109,25 @@ def test_a_classic_game_replays_step_by_step_in_its_editions_words(admin_client)
     assert "The mafia wakes up" in night
     tv = night.split('id="tv-view">')[1].split("</pre>")[0]
     assert "&quot;role&quot;: &quot;" not in tv and "&quot;role&quot;: null" in tv   # no card on the TV at night
+
+
+def test_a_mrakoslapi_game_replays_its_night_with_the_secret_trace(admin_client):
+    """A Mrakošlapi night, rebuilt from the forced deal + log: the snapshot matches, the morning
+    is narrated, and the step-by-step state holds the secret trace of the night."""
+    from tests.engines.test_mrakoslapi_engine_game import DEAL
+
+    from .helpers import room_with_players
+
+    room, _players = room_with_players(6)
+    services.configure(room, "mrakoslapi", {})
+    game = services.start_game(room, seed=11, deal=DEAL)
+    for seat, action in ((0, {"type": "mafia_target", "target": 5}), (1, {"type": "mafia_target", "target": 5}),
+                         (1, {"type": "tunnel", "no": 1, "from": 5, "to": 2}), (None, {"type": "timeout"})):
+        game = services.submit(game.pk, seat, action)
+    url = f"/admin/mafiagames/game/{game.pk}/replay/"
+    last = admin_client.get(url).content.decode()
+    assert "reproduces the stored snapshot exactly" in last
+    assert "Shots fired: 3" in last and "Mirrors broken: 1" in last
+    assert "&quot;kind&quot;: &quot;mirror&quot;" in last                  # the trace, for the reviewer
+    tv = last.split('id="tv-view">')[1].split("</pre>")[0]
+    assert "&quot;trace&quot;" not in tv and "&quot;reflects&quot;" not in tv      # the trace: never on the TV
