@@ -94,13 +94,24 @@
     button.textContent = label ? label.textContent : "";
     button.setAttribute("aria-pressed", soundOn() ? "true" : "false");
   }
+  // A narration that grows (a Mrakošlapi day adds its lines to the morning's) is read from
+  // where the last reading stopped: only the lines that are new.
   function speak(element) {
     if (!element || !soundOn() || !window.speechSynthesis) { return; }
     var key = element.getAttribute("data-speak-key");
     if (key === sessionStorage.getItem("mafiagames.spoken")) { return; }
     sessionStorage.setItem("mafiagames.spoken", key);
+    var lines = Array.prototype.map.call(element.querySelectorAll(".line"), function (line) {
+      return line.textContent.trim().replace(/\s+/g, " ");
+    });
+    var before = JSON.parse(sessionStorage.getItem("mafiagames.spokenLines") || "[]");
+    sessionStorage.setItem("mafiagames.spokenLines", JSON.stringify(lines));
+    var continues = before.length > 0 && before.length <= lines.length &&
+      before.every(function (line, i) { return line === lines[i]; });
+    var text = (continues ? lines.slice(before.length) : lines).join(" ");
+    if (!text) { return; }
     window.speechSynthesis.cancel();
-    var utterance = new SpeechSynthesisUtterance(element.textContent.trim().replace(/\s+/g, " "));
+    var utterance = new SpeechSynthesisUtterance(text);
     var layout = document.querySelector("[data-lang]");
     utterance.lang = layout ? layout.getAttribute("data-lang") : "en";
     window.speechSynthesis.speak(utterance);
@@ -109,7 +120,11 @@
     if (e.target.closest && e.target.closest("[data-sound-toggle]")) {
       localStorage.setItem(soundKey, soundOn() ? "off" : "on");
       showSound();
-      if (soundOn()) { sessionStorage.removeItem("mafiagames.spoken"); speak(document.getElementById("tv-narration")); }
+      if (soundOn()) {
+        sessionStorage.removeItem("mafiagames.spoken");
+        sessionStorage.removeItem("mafiagames.spokenLines");
+        speak(document.getElementById("tv-narration"));
+      }
       else if (window.speechSynthesis) { window.speechSynthesis.cancel(); }
     }
   });

@@ -20,6 +20,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 ROOT = Path(__file__).resolve().parents[2]
 
+# An init script: the page's speech is recorded in window.__spoken as [lang, text] pairs.
+RECORD_SPEECH = """window.__spoken = [];
+  if (window.speechSynthesis) { window.speechSynthesis.speak = (u) => window.__spoken.push([u.lang, u.text]); }"""
+
 needs_chromium = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian chromium is not installed")
 
 

@@ -20,7 +20,7 @@ from mafiagames import services
 from mafiagames.models import Room
 from tests.engines.test_mrakoslapi_engine_game import DEAL
 
-from .conftest import join_phone, needs_chromium, open_tv
+from .conftest import RECORD_SPEECH, join_phone, needs_chromium, open_tv
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Ann", "Bob", "Cyd", "Dan", "Eve", "Fay"]
@@ -61,7 +61,8 @@ def morning(tv) -> list[str]:
 
 @pytest.mark.clock_scale(0.5)   # hands up for 5 s per candidate, the verdict's window 5.25 s
 def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, output_dir):
-    tv, join_url = open_tv(browser, live_daphne.url)
+    tv, join_url = open_tv(browser, live_daphne.url, init_script=RECORD_SPEECH)
+    tv.click("[data-sound-toggle]")                      # the TV reads the narration aloud
     phones = [join_phone(browser, join_url, name) for name in NAMES]
     expect(tv.locator("#tv-players .online")).to_have_count(6)
     tv.select_option("#tv-host select[name=ruleset]", "mrakoslapi")
@@ -152,6 +153,11 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
     expect(tv.locator("#tv-main .result h2")).to_have_text("Eve wins!")
     expect(eve.locator("#ph-panel h2")).to_have_text("You won!")
     expect(cyd.locator("#ph-panel h2")).to_have_text("You lost.")
+
+    # The TV read each line once, though a day's narration grows from the morning's lines on.
+    spoken = " ".join(text for _lang, text in tv.evaluate("window.__spoken"))
+    for line in ("Shots fired: 3", "Died: Fay", "Sentenced: Bob.", "Bob died.", "Eve wins!"):
+        assert spoken.count(line) == 1, line
 
     # ---- the replay: night 1, one step at a time ----
     night1 = tv.locator("#tv-main details.replay").first

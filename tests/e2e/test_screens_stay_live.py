@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from mafiagames import services
 
-from .conftest import Daphne, needs_chromium
+from .conftest import RECORD_SPEECH, Daphne, needs_chromium
 
 
 def join(browser, url: str, name: str, joined_text: str = "You're in"):
@@ -22,8 +22,6 @@ def join(browser, url: str, name: str, joined_text: str = "You're in"):
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 
 COUNT_OPENS = "window.__opens = 0; document.addEventListener('htmx:wsOpen', () => { window.__opens += 1; });"
-RECORD_SPEECH = """window.__spoken = [];
-  if (window.speechSynthesis) { window.speechSynthesis.speak = (u) => window.__spoken.push([u.lang, u.text]); }"""
 
 
 def test_tv_reconnects_after_daphne_closes_its_socket_and_still_updates(browser, output_dir):
