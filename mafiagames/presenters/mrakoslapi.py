@@ -152,7 +152,7 @@ def present(view: dict, names: list[str]) -> dict:
     accused = {a["accused"] for a in d["accusations"]} if d else set()
     outcome = view.get("outcome")
     winners = set(outcome["winners"]) if outcome else set()
-    defending = d["defence"][0] if d and d["state"] == D.DEFENCE and d["defence"] else None
+    defending = _defender(d)
     rows = [{"seat": s["seat"], "name": names[s["seat"]], "alive": s["alive"], "muted": s["muted"],
              "accused": s["seat"] in accused,
              "candidate": bool(d) and s["seat"] in d["candidates"] and d["state"] != D.FLOOR,
@@ -169,7 +169,7 @@ def present(view: dict, names: list[str]) -> dict:
         "living": [row for row in rows if row["alive"]],
     }
     if d:
-        context["day"] = _day(d, names, view)
+        context["day"] = _day(d, names)
     if outcome:
         context["winner_name"] = _winners_text(outcome["winners"], names)
         context["reason_text"] = str(REASONS.get(outcome["reason"], ""))
@@ -189,7 +189,12 @@ def _phase_title(view: dict) -> str:
     return _("Game over")
 
 
-def _day(d: dict, names: list[str], view: dict) -> dict:
+def _defender(d: dict | None) -> int | None:
+    """The candidate speaking in his defence now."""
+    return d["defence"][0] if d and d["state"] == D.DEFENCE and d["defence"] else None
+
+
+def _day(d: dict, names: list[str]) -> dict:
     """The day's public part in names: accusations, the defence, the vote and its hands."""
     window = d["candidates"][d["window"]] if d["state"] == D.VOTE and d["window"] is not None else None
     hands: dict[int, list[str]] = {}
@@ -204,7 +209,7 @@ def _day(d: dict, names: list[str], view: dict) -> dict:
         "ready": len(d["ready"]),
         "candidates": [{"name": names[c], "window": c == window, "hands": hands.get(c, [])}
                        for c in d["candidates"]] if d["state"] != D.FLOOR else [],
-        "defender": names[d["defence"][0]] if d["state"] == D.DEFENCE and d["defence"] else None,
+        "defender": names[_defender(d)] if _defender(d) is not None else None,
         "window": names[window] if window is not None else None,
         "sentenced": names[d["sentenced"]] if d["sentenced"] is not None else None,
         "rounds": [{"round": r["round"],
