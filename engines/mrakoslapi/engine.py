@@ -888,9 +888,7 @@ class Mrakoslapi:
     def options(self) -> list[Option]:
         return list(OPTIONS)
 
-    def setup(self, players: int, options: dict, seed: int, deal: dict | None = None) -> Result:
-        return setup(players, options, seed, deal)
-
+    setup = staticmethod(setup)
     legal_actions = staticmethod(legal_actions)
     apply = staticmethod(apply)
     view = staticmethod(view)

@@ -8,7 +8,7 @@ says whose words to use: an edition, a re-theme).
 
 from importlib import import_module
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 
 # Rulesets that share one engine share its presenter (the editions of classic Mafia).
@@ -21,6 +21,14 @@ def presenter(slug: str):
 
 class FormError(ValueError):
     """A phone's form could not be turned into an action; the text is for the player."""
+
+
+def form_seat(raw) -> int:
+    """A seat number from a phone's form field, or a clear refusal (a forged or empty field)."""
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        raise FormError(gettext("Not a player: %(value)s") % {"value": raw}) from None
 
 
 # Words for the refusals every engine shares (engines.base.handler_for, and the turn checks each

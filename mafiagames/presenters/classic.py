@@ -13,7 +13,7 @@ import json
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import COMMON_ERRORS, FormError
+from . import COMMON_ERRORS, FormError, form_seat
 
 TEMPLATE_DIR = "engines/classic"
 
@@ -395,12 +395,12 @@ def parse_action(post) -> dict:
     """Form fields of a phone's tap → an engine action (the engine validates everything)."""
     kind = post.get("action", "")
     if kind in TARGET_ACTIONS:
-        action = {"type": kind, "target": _int(post.get("target"))}
+        action = {"type": kind, "target": form_seat(post.get("target"))}
         if kind == "vote" and post.get("double"):
             action["double"] = True
         return action
     if kind == "cast_swap":
-        targets = [_int(raw) for raw in post.getlist("targets")]
+        targets = [form_seat(raw) for raw in post.getlist("targets")]
         if len(targets) != 2:
             raise FormError(_("Pick exactly two players."))
         return {"type": kind, "targets": targets}
@@ -408,12 +408,6 @@ def parse_action(post) -> dict:
         return {"type": kind}
     raise FormError(_("Unknown action."))
 
-
-def _int(raw) -> int:
-    try:
-        return int(raw)
-    except (TypeError, ValueError):
-        raise FormError(_("Not a player: %(value)s") % {"value": raw}) from None
 
 
 OPTION_LABELS = {

@@ -13,7 +13,7 @@ import json
 
 from engines.mafie_plot import WINDOWS
 
-from . import COMMON_ERRORS, FormError
+from . import COMMON_ERRORS, FormError, form_seat
 
 TEMPLATE_DIR = "engines/mafie"
 
@@ -298,9 +298,9 @@ def parse_action(post) -> dict:
     if kind == "ready":
         return {"type": "ready"}
     if kind == "propose_team":
-        action = {"type": "propose_team", "team": [_int(s) for s in post.getlist("team")]}
+        action = {"type": "propose_team", "team": [form_seat(s) for s in post.getlist("team")]}
         if post.get("slot"):
-            action["slot"] = _int(post["slot"])
+            action["slot"] = form_seat(post["slot"])
         return action
     if kind == "vote":
         choice = post.get("choice")
@@ -314,26 +314,20 @@ def parse_action(post) -> dict:
         return {"type": "play_action_card", "card": card}
     # The Plot Thickens
     if kind == "assign_plot_card":
-        return {"type": kind, "card": _int(post.get("card")), "to": _int(post.get("to"))}
+        return {"type": kind, "card": form_seat(post.get("card")), "to": form_seat(post.get("to"))}
     if kind in ("overhear", "open_up"):
-        return {"type": kind, "target": _int(post.get("target"))}
+        return {"type": kind, "target": form_seat(post.get("target"))}
     if kind == "take_plot_card":
-        return {"type": kind, "target": _int(post.get("target")), "card": _int(post.get("card"))}
+        return {"type": kind, "target": form_seat(post.get("target")), "card": form_seat(post.get("card"))}
     if kind == "play_plot_card":
-        action = {"type": kind, "card": _int(post.get("card"))}
+        action = {"type": kind, "card": form_seat(post.get("card"))}
         if post.get("target"):
-            action["target"] = _int(post["target"])
+            action["target"] = form_seat(post["target"])
         return action
     if kind == "pass_plot":
         return {"type": kind}
     raise FormError(_("Unknown action."))
 
-
-def _int(raw: str) -> int:
-    try:
-        return int(raw)
-    except (TypeError, ValueError):
-        raise FormError(_("Not a player: %(value)s") % {"value": raw}) from None
 
 
 OPTION_LABELS = {

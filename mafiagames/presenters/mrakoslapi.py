@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi import day as D
 
-from . import COMMON_ERRORS, FormError
+from . import COMMON_ERRORS, FormError, form_seat
 
 TEMPLATE_DIR = "engines/mrakoslapi"
 HOST_MOVES: dict = {}
@@ -435,11 +435,11 @@ def parse_action(post) -> dict:
     """Form fields of a phone's tap → an engine action (the engine validates everything)."""
     kind = post.get("action", "")
     if kind in SEAT_FIELDS:
-        return {"type": kind, **{key: _int(post.get(key)) for key in SEAT_FIELDS[kind]}}
+        return {"type": kind, **{key: form_seat(post.get(key)) for key in SEAT_FIELDS[kind]}}
     if kind in PLAIN:
         return {"type": kind}
     if kind == "pass":
-        return {"type": kind, "card": post.get("card", ""), "no": _int(post.get("no"))}
+        return {"type": kind, "card": post.get("card", ""), "no": form_seat(post.get("no"))}
     if kind == "medik":
         return {"type": kind, "use": post.get("use") == "yes"}
     if kind == "defend":
@@ -448,16 +448,10 @@ def parse_action(post) -> dict:
         text = (post.get("text") or "").strip()
         if len(text) > 200:
             raise FormError(_("Say it in at most 200 characters."))
-        return {"type": kind, "target": _int(post.get("target")), "claim": post.get("claim", ""),
+        return {"type": kind, "target": form_seat(post.get("target")), "claim": post.get("claim", ""),
                 "text": text or None}
     raise FormError(_("Unknown action."))
 
-
-def _int(raw) -> int:
-    try:
-        return int(raw)
-    except (TypeError, ValueError):
-        raise FormError(_("Not a player: %(value)s") % {"value": raw}) from None
 
 
 # --------------------------------------------------------------------------------------------
