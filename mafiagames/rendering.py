@@ -200,8 +200,10 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
                 "ph-board": (kept, ("board", game["id"], pres.board_key(view)))}
     else:
         spectating = bool(game and game["status"] == "running")
-        keys = {"ph-role": (kept, ("idle-role",)), "ph-board": (kept, ("idle-board",)),
-                "ph-panel": (memo, ("lobby", spectating))}  # shows the roster: once per version
+        # A watcher's panel is a fixed text; the lobby's names the ruleset and who has joined.
+        panel = ("spectating",) if spectating else \
+            ("lobby", table.ruleset, json.dumps([p["name"] for p in table.players]))
+        keys = {"ph-role": (kept, ("idle-role",)), "ph-board": (kept, ("idle-board",)), "ph-panel": (kept, panel)}
     keys["ph-head"] = (kept, ("head", me["name"] if me else ""))
     context = None
 

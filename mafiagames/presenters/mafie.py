@@ -281,6 +281,10 @@ def _plot_choices(view: dict, names: list[str]) -> list[dict]:
     return choices
 
 
+# The move a phone makes in each phase that counts who is still awaited (``_waiting_count``).
+_OWN_MOVE = {"detective_meeting": "ready", "team_vote": "vote", "action_play": "play_action_card"}
+
+
 def _waiting_count(view: dict) -> int:
     phase = view["phase"]
     if phase == "detective_meeting":
@@ -404,10 +408,15 @@ def panel_key(view: dict) -> str:
     plot = [me["seat"], view["plot"], view["window"], view["opinion"], me["voted"], me["plot_learnt"],
             me["plot_moves"]] \
         if view.get("plot") is not None else None
+    # "Waiting for N more" is shown only once a phone has nothing left to do in the phase, and
+    # being on the crew only while it plays its cards: during a vote, the phones still choosing
+    # share one panel and those that have voted another, whoever is on the crew.
+    waiting = None if _OWN_MOVE.get(view["phase"]) in me["actions"] else _waiting_count(view)
+    on_team = me["on_team"] if view["phase"] == "action_play" else None
     return json.dumps([
-        view["phase"], view["turn"], me["actions"], me["on_team"], view["team"], view["kmotr"],
+        view["phase"], view["turn"], me["actions"], on_team, view["team"], view["kmotr"],
         view["team_size"], view["open_slots"], view["options"].get("targeting"),
-        [t["team_size"] for t in view["track"]], _waiting_count(view),
+        [t["team_size"] for t in view["track"]], waiting,
         view["outcome"] if over else None, me["role"] if over else None, plot,
     ])
 

@@ -100,3 +100,25 @@ async def test_screens_hear_of_a_tap_only_once_its_snapshot_is_there():
         assert screens._latest[room.code].table.game["version"] == game.version + 1  # the tapped game
     finally:
         await HUB.unregister(room.code, screen)
+
+
+def test_kept_phone_panels_outside_a_game_follow_the_lobby():
+    """A phone outside the game keeps its panel for the whole room (rendering.py), so its key
+    must change with what the panel shows: the ruleset and who has joined, or the watcher's text."""
+    from mafiagames.rendering import Table, phone_screen
+
+    kept: dict = {}
+    players = [{"id": 1, "name": "Ann", "connected": True}]
+
+    def panel(players, ruleset="mafie", game=None):
+        table = Table(code="ABCD", language="en", ruleset=ruleset, options={}, players=players, game=game)
+        return phone_screen(table, 1, memo={}, kept=kept)["ph-panel"]
+
+    assert "Ann" in panel(players) and "Bob" not in panel(players)
+    players = [*players, {"id": 2, "name": "Bob", "connected": True}]
+    assert "Bob" in panel(players)
+    assert "Mafia" in panel(players, "granna") and "Mafie" in panel(players, "mafie")
+    running = {"id": 7, "ruleset": "mafie", "state": {}, "version": 3, "names": ["Cyd"], "seats": [3],
+               "status": "running", "clock_started": None}
+    assert "A game is under way" in panel(players, game=running)
+    assert "Bob" in panel(players, game={**running, "status": "finished"})
