@@ -170,7 +170,7 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
                 context["host_moves"] = host_moves(table.game["ruleset"], view) if host else []
                 tv_parts = getattr(presenter(table.game["ruleset"]), "tv_parts", None)
                 if tv_parts is not None:
-                    context["parts"] = _parts(kept, tv_parts(view, context.get("rows", [])))
+                    context["parts"] = _parts(kept, tv_parts(view, context))
         return context
 
     with translation.override(table.language):

@@ -421,16 +421,31 @@ def panel_key(view: dict) -> str:
     ])
 
 
-def tv_parts(view: dict, rows: list[dict]) -> dict[str, list[tuple[str, dict]]]:
+def tv_parts(view: dict, context: dict) -> dict[str, list[tuple[str, dict]]]:
     """Pieces of the TV's board and roster, each a template and the only context it gets.
 
-    The track changes once per job and a vote changes one row, but the board and roster
-    around them change with every tap: rendering.py renders each piece once per distinct
-    context and keeps it for the room (a template sees nothing but its context, so the
-    context is a complete key).
+    The track changes once per job and a vote changes one row and the progress line, but the
+    board and roster around them change with every tap: rendering.py renders each piece once
+    per distinct context and keeps it for the room (a template sees nothing but its context,
+    so the context is a complete key).  ``context`` is what ``present`` made of the view.
     """
-    return {**phone_parts(view),
-            "rows": [("engines/mafie/tv_player_row.html", {"r": row, "phase": view["phase"]}) for row in rows]}
+    parts = {**phone_parts(view), "rows": [("engines/mafie/tv_player_row.html", {"r": row, "phase": view["phase"]})
+                                           for row in context["rows"]]}
+    if view["phase"] == "game_over":  # the result replaces the board (tv_result.html)
+        return parts
+    plot = context.get("plot")
+    return {**parts,
+            "status": [("engines/mafie/tv_status.html", {
+                "kmotr_name": context["kmotr_name"], "rejection_marks": context["rejection_marks"],
+                "rejections": view["rejections"], "team_names": context["team_names"]})],
+            "progress": [("engines/mafie/tv_progress.html", {
+                "phase": view["phase"], "waiting_count": context["waiting_count"],
+                "approvals_needed": view.get("approvals_needed")})],
+            "board_rest": [("engines/mafie/tv_board_rest.html", {
+                "v": {"last_vote": view.get("last_vote"), "last_action": view.get("last_action")},
+                **{key: context.get(key) for key in ("last_vote_team", "last_vote_for", "last_vote_against",
+                                                     "kmotr_name", "spotlight_name")},
+                "plot": plot and {key: plot[key] for key in ("drawn", "pending", "window", "opinion", "held")}})]}
 
 
 def phone_parts(view: dict) -> dict[str, list[tuple[str, dict]]]:
