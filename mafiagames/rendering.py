@@ -103,10 +103,18 @@ def _base_context(table: Table) -> dict:
             "rulesets": registry.all(), "option_rows": _option_rows(table.ruleset, table.options)}
 
 
-def _render(memo: dict, key: tuple, template: str, make_context) -> str:
+def _render(memo: dict, key: tuple, template: str, make_context, language: str | None = None) -> str:
+    """The fragment under ``key``, rendered in ``language`` unless the memo has it.  The language
+    is activated only to render (most fragments of a push come from the memo, and activating
+    it cost as much as all else a phone does); None: already active (a piece of a fragment)."""
     html = memo.get(key)
     if html is None:
-        html = memo[key] = render_to_string(template, make_context())
+        if language is None:
+            html = render_to_string(template, make_context())
+        else:
+            with translation.override(language):
+                html = render_to_string(template, make_context())
+        memo[key] = html
     return html
 
 
@@ -173,9 +181,9 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
                     context["parts"] = _parts(kept, tv_parts(view, context))
         return context
 
-    with translation.override(table.language):
-        return {frag: _render(keys[frag][0], ("tv", frag, *keys[frag][1]), f"screens/tv.html#{frag}", make_context)
-                for frag in TV_FRAGMENTS}
+    return {frag: _render(keys[frag][0], ("tv", frag, *keys[frag][1]), f"screens/tv.html#{frag}", make_context,
+                          table.language)
+            for frag in TV_FRAGMENTS}
 
 
 def phone_screen(table: Table, player_id: int, memo: dict | None = None,
@@ -222,7 +230,6 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
                 context.update(spectating=True)
         return context
 
-    with translation.override(table.language):
-        return {frag: _render(keys[frag][0], ("ph", frag, *keys[frag][1]), f"screens/phone.html#{frag}",
-                              make_context)
-                for frag in PHONE_FRAGMENTS}
+    return {frag: _render(keys[frag][0], ("ph", frag, *keys[frag][1]), f"screens/phone.html#{frag}", make_context,
+                          table.language)
+            for frag in PHONE_FRAGMENTS}
