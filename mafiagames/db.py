@@ -14,7 +14,7 @@ import contextvars
 import functools
 from concurrent.futures import ThreadPoolExecutor
 
-from django.db import DatabaseError, connection
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
 
 _writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-writer")
 _readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="db-reader")
@@ -42,3 +42,10 @@ async def write(fn, *args, **kwargs):
 async def read(fn, *args, **kwargs):
     """Run a read-only ``fn`` on a reader thread."""
     return await _submit(_readers, fn, *args, **kwargs)
+
+
+def this_connection():
+    """This thread's connection.  ``django.db.connection`` is a proxy that looks the connection
+    up (a context-local lookup) on every attribute access: on a tap's path that cost more than
+    running its statements (docs/performance.md)."""
+    return connections[DEFAULT_DB_ALIAS]

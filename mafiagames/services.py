@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
+import weakref
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -18,6 +19,7 @@ from engines import registry
 from engines.base import NOBODY, EngineError, IllegalAction, resolve_options
 from engines.base import Event as EngineEvent
 
+from . import db
 from .models import NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Event, Game, Player, Room
 from .notify import ping
 
@@ -95,7 +97,7 @@ def changed(room: Room, game: Game | None = None) -> int:
     state, and the version tells them (and their caches) which state that is.  Pass ``game``
     when the change was to that game alone.
     """
-    with connection.cursor() as cursor:  # one statement on the hot path (SQLite ≥ 3.35, PostgreSQL)
+    with db.this_connection().cursor() as cursor:  # one statement on the hot path (SQLite ≥ 3.35, PostgreSQL)
         cursor.execute(f"UPDATE {Room._meta.db_table} SET version = version + 1 WHERE id = %s RETURNING version",
                        [room.pk])
         (version,) = cursor.fetchone()
@@ -302,36 +304,71 @@ def _append(game: Game, version: int, events) -> None:
 def _running_game_locked(room_id: int) -> Game | None:
     """The room's running game, its row locked until the transaction ends (PostgreSQL; on
     SQLite the IMMEDIATE transaction already holds the database's write lock)."""
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in Game._meta.concrete_fields)
-    sql = (f"SELECT {columns} FROM {Game._meta.db_table} WHERE room_id = %s AND status = %s "
-           f"ORDER BY id DESC LIMIT 1{lock}")
-    return next(iter(Game.objects.raw(sql, [room_id, Game.Status.RUNNING])), None)
+    conn = db.this_connection()
+    sql, names, converters = _game_select(conn)
+    with conn.cursor() as cursor:
+        cursor.execute(sql, [room_id, Game.Status.RUNNING])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row)
+    for i, (functions, expression) in converters.items():  # as the ORM converts what it reads
+        for convert in functions:
+            values[i] = convert(values[i], expression, conn)
+    return Game.from_db(conn.alias, names, values)
 
 
-def _prepared(model, values: dict) -> tuple[list[str], list]:
-    fields = [model._meta.get_field(name) for name in values]
-    return ([connection.ops.quote_name(f.column) for f in fields],
-            [f.get_db_prep_save(values[f.name], connection) for f in fields])
+_GAME_SELECTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _game_select(conn) -> tuple[str, list[str], dict]:
+    """The SELECT of ``_running_game_locked``, the field names and the ORM's converters of its
+    columns, made once per connection (the converters are the connection's own)."""
+    made = _GAME_SELECTS.get(conn)
+    if made is None:
+        fields = Game._meta.concrete_fields
+        lock = " FOR UPDATE" if conn.features.has_select_for_update else ""
+        sql = (f"SELECT {', '.join(conn.ops.quote_name(f.column) for f in fields)} FROM {Game._meta.db_table} "
+               f"WHERE room_id = %s AND status = %s ORDER BY id DESC LIMIT 1{lock}")
+        compiler = Game.objects.none().query.get_compiler(connection=conn)
+        converters = compiler.get_converters([f.get_col(Game._meta.db_table) for f in fields])
+        made = _GAME_SELECTS[conn] = (sql, [f.attname for f in fields], converters)
+    return made
+
+
+_COLUMNS: dict = {}
+
+
+def _columns(conn, model, names: tuple[str, ...]) -> tuple[list, list[str]]:
+    """The fields of these names and their quoted columns (the same for every connection of
+    a kind of database)."""
+    key = (conn.vendor, model, names)
+    made = _COLUMNS.get(key)
+    if made is None:
+        fields = [model._meta.get_field(name) for name in names]
+        made = _COLUMNS[key] = (fields, [conn.ops.quote_name(f.column) for f in fields])
+    return made
 
 
 def _insert(model, rows: list[dict]) -> None:
     """INSERT rows (dicts of field name → value, all with the same fields)."""
     if not rows:
         return
-    columns, _values = _prepared(model, rows[0])
+    conn = db.this_connection()
+    fields, columns = _columns(conn, model, tuple(rows[0]))
     sql = (f"INSERT INTO {model._meta.db_table} ({', '.join(columns)}) "
            f"VALUES ({', '.join(['%s'] * len(columns))})")
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, [_prepared(model, row)[1] for row in rows])
+    with conn.cursor() as cursor:
+        cursor.executemany(sql, [[f.get_db_prep_save(row[f.name], conn) for f in fields] for row in rows])
 
 
-def _update(instance, fields: list[str]) -> None:
+def _update(instance, names: list[str]) -> None:
     """UPDATE these fields of ``instance``'s row."""
-    columns, values = _prepared(type(instance), {name: getattr(instance, name) for name in fields})
+    conn = db.this_connection()
+    fields, columns = _columns(conn, type(instance), tuple(names))
     sql = f"UPDATE {instance._meta.db_table} SET {', '.join(c + ' = %s' for c in columns)} WHERE id = %s"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, instance.pk])
+    with conn.cursor() as cursor:
+        cursor.execute(sql, [*(f.get_db_prep_save(getattr(instance, f.name), conn) for f in fields), instance.pk])
 
 
 __all__ = [

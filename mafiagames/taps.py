@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import connection
 from django.http import QueryDict
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from engines.base import EngineError, MalformedAction
 
-from . import services, timers
+from . import db, services, timers
 from .models import Player, Room
 from .presenters import FormError, error_message, presenter
 
@@ -71,9 +70,10 @@ def tap_by_id(player_id: int, form) -> TapResult:
 def _room_of(player_id: int) -> Room | None:
     """The room of a player (only what a tap needs of it), in one plain statement: every tap
     of every phone runs it (docs/performance.md)."""
-    with connection.cursor() as cursor:
+    conn = db.this_connection()
+    with conn.cursor() as cursor:
         cursor.execute(f"SELECT r.id, r.code, r.language, r.ruleset FROM {Room._meta.db_table} r "
                        f"JOIN {Player._meta.db_table} p ON p.room_id = r.id WHERE p.id = %s", [player_id])
         row = cursor.fetchone()
     # Loaded like ``only(...)``: should anyone save it, only these fields would be written.
-    return None if row is None else Room.from_db(connection.alias, ["id", "code", "language", "ruleset"], row)
+    return None if row is None else Room.from_db(conn.alias, ["id", "code", "language", "ruleset"], row)

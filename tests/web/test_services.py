@@ -108,6 +108,25 @@ def test_what_a_tap_writes_in_plain_sql_reads_back_through_the_orm_unchanged():
     assert all(before <= e.created <= timezone.now() for e in events if e.version > 0)
 
 
+def test_the_taps_own_read_of_the_game_equals_the_orms():
+    """``_running_game_locked`` reads the game row in plain SQL with the ORM's converters: every
+    field must come back as the ORM reads it (JSON, timestamps with their zone, the room id)."""
+    from django.db import transaction
+
+    from mafiagames.models import Room
+
+    room, players, game = started_game()
+    services.submit_for_player(room, players[0].pk, {"type": "ready"}, expected_turn=game.state["turn"])
+    Game.objects.filter(pk=game.pk).update(outcome={"winner": "x"}, clock_started=game.started)
+    with transaction.atomic():
+        read = services._running_game_locked(room.pk)
+    stored = Game.objects.get(pk=game.pk)
+    fields = [f.attname for f in Game._meta.concrete_fields]
+    assert {f: getattr(read, f) for f in fields} == {f: getattr(stored, f) for f in fields}
+    assert read.clock_started.tzinfo is not None and read.outcome == {"winner": "x"}
+    assert services._running_game_locked(Room.objects.create(code="ZZZZ").pk) is None
+
+
 def test_finished_game_refuses_actions():
     _room, _players, game = started_game()
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
