@@ -7,6 +7,7 @@ the majority are mafiosi who want jobs to succeed, the detectives sabotage them.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy
 
 import json
@@ -429,7 +430,7 @@ def tv_parts(view: dict, context: dict) -> dict[str, list[tuple[str, dict]]]:
     per distinct context and keeps it for the room (a template sees nothing but its context,
     so the context is a complete key).  ``context`` is what ``present`` made of the view.
     """
-    parts = {**phone_parts(view), "rows": [("engines/mafie/tv_player_row.html", {"r": row, "phase": view["phase"]})
+    parts = {**phone_parts(view), "rows": [("engines/mafie/tv_player_row.html", _roster_row(row, view["phase"]))
                                            for row in context["rows"]]}
     if view["phase"] == "game_over":  # the result replaces the board (tv_result.html)
         return parts
@@ -448,10 +449,35 @@ def tv_parts(view: dict, context: dict) -> dict[str, list[tuple[str, dict]]]:
                 "plot": plot and {key: plot[key] for key in ("drawn", "pending", "window", "opinion", "held")}})]}
 
 
+def _roster_row(row: dict, phase: str) -> dict:
+    """What one TV roster row shows, and nothing else: a phase change re-renders only the rows
+    whose badge it changes.  Roles are not here: at the end the result card lists them."""
+    if phase == "team_vote":
+        badge = "voted" if row["voted"] else "wait"
+    elif phase == "action_play" and row["on_team"]:
+        badge = "card_in" if row["played"] else "wait"
+    elif phase == "detective_meeting":
+        badge = "ready" if row["ready"] else "wait"
+    elif phase == "team_selection" and row["last_vote"] is not None:
+        badge = "approve" if row["last_vote"] else "reject"
+    else:
+        badge = None
+    return {"name": row["name"], "connected": row["connected"], "kmotr": row["kmotr"], "on_team": row["on_team"],
+            "badge": badge}
+
+
 def phone_parts(view: dict) -> dict[str, list[tuple[str, dict]]]:
     """The phone board's piece of the same kind: the track, one rendering for the TV and every phone."""
-    return {"track": [("engines/mafie/track.html",
-                       {"v": {"track": view["track"], "slot": view["slot"], "phase": view["phase"]}})]}
+    over = view["phase"] == "game_over"
+    jobs = [{"slot": t["slot"], "result": t["result"], "current": t["slot"] == view["slot"] and not over,
+             "size": ngettext("%(n)s member", "%(n)s members", t["team_size"]) % {"n": t["team_size"]},
+             "two": t["fails_needed"] == 2,
+             "res": _("Success") if t["result"] == "success" else
+             ngettext("Foiled (%(n)s sabotage)", "Foiled (%(n)s sabotages)", t["fails"]) % {"n": t["fails"]}
+             if t["result"] == "fail" else None}
+            for t in view["track"]]
+    # Words made here, not in the template: the track is re-rendered at every job's end.
+    return {"track": [("engines/mafie/track.html", {"jobs": jobs})]}
 
 
 def board_key(view: dict) -> str:

@@ -28,7 +28,9 @@ def table_for(ruleset, state, players: int, language: str) -> Table:
     return Table(code="TEST", language=language, ruleset=ruleset.slug, options=state.get("options", {}),
                  players=[{"id": pid, "name": NAMES[i], "connected": True} for i, pid in enumerate(seats)],
                  game={"id": 1, "ruleset": ruleset.slug, "state": state, "version": 7,
-                       "names": NAMES[:players], "seats": seats, "status": "running"})
+                       "names": NAMES[:players], "seats": seats,
+                       # as services writes it: a game with an outcome is finished (the TV shows the result)
+                       "status": "running" if ruleset.outcome(state) is None else "finished"})
 
 
 def screens(ruleset, state, players, language):
