@@ -136,13 +136,27 @@ def _bounded(kept: dict) -> dict:
 def _host_pieces(table: Table, option_rows: list[dict]) -> dict[str, list[tuple[str, dict]]]:
     """The host's lobby controls in pieces: the settings, and one row per seat — a join or a
     new game's watchers re-render their own rows only (the settings stay the same)."""
-    last = len(table.players) - 1
     settings_context = {"code": table.code, "ruleset": table.ruleset, "option_rows": option_rows,
                         "rulesets": [(r.slug, r.title) for r in registry.all()]}
-    return {"settings": [("screens/host_settings.html", settings_context)],
-            "seats": [("screens/host_seat.html", {"code": table.code, "id": p["id"], "name": p["name"],
-                                                  "first": i == 0, "last": i == last})
-                      for i, p in enumerate(table.players)]}
+    return {"settings": [("screens/host_settings.html", settings_context)], "seats": _seat_pieces(table)}
+
+
+def _seat_pieces(table: Table) -> list[tuple[str, dict]]:
+    last = len(table.players) - 1
+    return [("screens/host_seat.html", {"code": table.code, "id": p["id"], "name": p["name"],
+                                        "first": i == 0, "last": i == last})
+            for i, p in enumerate(table.players)]
+
+
+def _warm_seats(table: Table, kept: dict) -> None:
+    """During a game, for the host's TV: render the lobby's seat rows of players who join
+    meanwhile as they join.  The lobby comes back with the game's last tap, which would
+    otherwise render them all at once (docs/performance.md)."""
+    key = ("seats", tuple((p["id"], p["name"]) for p in table.players))
+    if key not in kept:
+        with translation.override(table.language):
+            _parts(kept, {"seats": _seat_pieces(table)})
+        kept[key] = True
 
 
 def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
@@ -156,6 +170,8 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
     running = bool(game and game["status"] == "running")
     keys = {frag: (memo, (host if frag == "tv-host" else None,)) for frag in TV_FRAGMENTS}
     if running:
+        if host:
+            _warm_seats(table, kept)
         narration = json.dumps(game["state"].get("narration"))
         keys["tv-narration"] = (kept, (game["id"], game["state"].get("turn"), game["state"].get("phase"), narration))
         # The host's buttons change only with what the players are asked, i.e. with the turn.

@@ -122,3 +122,36 @@ def test_kept_phone_panels_outside_a_game_follow_the_lobby():
                "status": "running", "clock_started": None}
     assert "A game is under way" in panel(players, game=running)
     assert "Bob" in panel(players, game={**running, "status": "finished"})
+
+
+def test_the_lobby_seats_of_players_who_join_during_a_game_are_rendered_as_they_join(monkeypatch):
+    """The host's lobby bar comes back with a game's last tap; rendering the seat row of every
+    player who joined meanwhile on that tap made it the slowest of the game (docs/performance.md)."""
+    from engines import registry
+    from mafiagames import rendering
+    from mafiagames.rendering import Table, tv_screen
+
+    ruleset = registry.get("mafie")
+    state, _events = ruleset.setup(5, {o.key: o.default for o in ruleset.options()}, seed=1)
+    players = [{"id": i, "name": f"P{i}", "connected": True} for i in range(5)]
+    game = {"id": 1, "ruleset": "mafie", "state": state, "version": 1, "names": [p["name"] for p in players],
+            "seats": list(range(5)), "status": "running", "clock_started": None}
+    kept: dict = {}
+    rendered: list[str] = []
+    real = rendering.render_to_string
+    monkeypatch.setattr(rendering, "render_to_string",
+                        lambda template, context=None: rendered.append(template) or real(template, context))
+
+    def tv(players, status="running"):
+        table = Table(code="ABCD", language="en", ruleset="mafie", options={}, players=players,
+                      game={**game, "status": status})
+        return tv_screen(table, host=True, memo={}, kept=kept)
+
+    tv(players)
+    players = [*players, {"id": 9, "name": "Latecomer", "connected": True}]
+    rendered.clear()
+    tv(players)                                   # the join, during the game
+    assert rendered.count("screens/host_seat.html") == 2  # the newcomer and the seat that was last
+    rendered.clear()
+    html = tv(players, "finished")["tv-host"]     # the game's last tap
+    assert "screens/host_seat.html" not in rendered and "Latecomer" in html
