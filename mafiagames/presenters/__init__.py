@@ -43,6 +43,18 @@ COMMON_ERRORS = {
 }
 
 
+def public_view(view: dict) -> dict:
+    """A phone's view without its own part and the narration (which has a fragment of its own):
+    what every phone of the table may be shown alike."""
+    return {key: value for key, value in view.items() if key not in ("me", "narration")}
+
+
+def own_view(view: dict) -> dict:
+    """The phone's own part of its view, but its seat number: phones with equal parts share
+    one rendering (rendering.py)."""
+    return {key: value for key, value in view["me"].items() if key != "seat"}
+
+
 def error_message(slug: str, exc) -> str:
     """A refusal (an engine's ``EngineError``) in the words of the ruleset's presenter
     (its ``ERRORS``, by code), else the engine's own English text."""

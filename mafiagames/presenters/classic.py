@@ -13,7 +13,7 @@ import json
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import COMMON_ERRORS, FormError, form_seat
+from . import COMMON_ERRORS, FormError, form_seat, own_view, public_view
 
 TEMPLATE_DIR = "engines/classic"
 
@@ -483,20 +483,15 @@ ERRORS = {
 }
 
 
-def _public(view: dict) -> dict:
-    return {key: value for key, value in view.items() if key not in ("me", "narration")}
-
-
 def panel_key(view: dict) -> str:
     """Everything templates/engines/classic/phone_panel.html shows: the public view and the
     phone's own part but its seat number — equal keys, equal panels (rendering.py)."""
-    me = {key: value for key, value in view["me"].items() if key != "seat"}
-    return json.dumps([_public(view), me], sort_keys=True)
+    return json.dumps([public_view(view), own_view(view)], sort_keys=True)
 
 
 def board_key(view: dict) -> str:
     """Everything templates/engines/classic/phone_board.html shows (public only)."""
-    return json.dumps(_public(view), sort_keys=True)
+    return json.dumps(public_view(view), sort_keys=True)
 
 
 def role_key(view: dict) -> str:

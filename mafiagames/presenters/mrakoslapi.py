@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi import day as D
 
-from . import COMMON_ERRORS, FormError, form_seat
+from . import COMMON_ERRORS, FormError, form_seat, own_view, public_view
 
 TEMPLATE_DIR = "engines/mrakoslapi"
 HOST_MOVES: dict = {}
@@ -510,21 +510,16 @@ ERRORS = {
 }
 
 
-def _public(view: dict) -> dict:
-    return {key: value for key, value in view.items() if key not in ("me", "narration")}
-
-
 def panel_key(view: dict) -> str:
     """Everything phone_panel.html shows: the public view and the phone's own part but its seat."""
     seat = view["me"]["seat"]
-    me = {key: value for key, value in view["me"].items() if key != "seat"}
     won = bool(view["outcome"]) and seat in view["outcome"]["winners"]
-    return json.dumps([_public(view), me, view["seats"][seat]["muted"], won], sort_keys=True)
+    return json.dumps([public_view(view), own_view(view), view["seats"][seat]["muted"], won], sort_keys=True)
 
 
 def board_key(view: dict) -> str:
     """Everything phone_board.html shows (public only)."""
-    return json.dumps(_public(view), sort_keys=True)
+    return json.dumps(public_view(view), sort_keys=True)
 
 
 def role_key(view: dict) -> str:
