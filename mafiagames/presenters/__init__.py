@@ -43,6 +43,15 @@ COMMON_ERRORS = {
 }
 
 
+def fill(line, params: dict) -> str:
+    """A narration line (lazy text with %(name)s places) filled in; "" when there is no line or
+    a translation's places do not match the parameters (a line is never worth a crashed screen)."""
+    try:
+        return str(line) % params if line is not None else ""
+    except (KeyError, TypeError, ValueError):
+        return ""
+
+
 def public_view(view: dict) -> dict:
     """A phone's view without its own part and the narration (which has a fragment of its own):
     what every phone of the table may be shown alike."""

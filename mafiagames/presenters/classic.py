@@ -13,7 +13,7 @@ import json
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import COMMON_ERRORS, FormError, form_seat, own_view, public_view
+from . import COMMON_ERRORS, FormError, form_seat, fill, own_view, public_view
 
 TEMPLATE_DIR = "engines/classic"
 
@@ -244,10 +244,7 @@ def narrate(item: dict, names: list[str], view: dict) -> str:
             params[key] = _roles_text(view, value)
         else:
             params[key] = value
-    try:
-        return str(line) % params
-    except (KeyError, TypeError, ValueError):
-        return ""
+    return fill(line, params)
 
 
 def present(view: dict, names: list[str]) -> dict:

@@ -14,7 +14,7 @@ import json
 
 from engines.mafie_plot import WINDOWS
 
-from . import COMMON_ERRORS, FormError, form_seat
+from . import COMMON_ERRORS, FormError, form_seat, fill
 
 TEMPLATE_DIR = "engines/mafie"
 
@@ -129,10 +129,7 @@ def narrate(item: dict, names: list[str], view: dict | None = None) -> str:
         params["card_key"] = item["params"]["card"]
     code = item.get("code", "")
     line = LINES.get((code, _variant(code, params)))
-    try:
-        return str(line) % params if line is not None else ""
-    except (KeyError, TypeError, ValueError):
-        return ""
+    return fill(line, params)
 
 
 PHASE_TITLES = {

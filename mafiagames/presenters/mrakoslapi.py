@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi import day as D
 
-from . import COMMON_ERRORS, FormError, form_seat, own_view, public_view
+from . import COMMON_ERRORS, FormError, form_seat, fill, own_view, public_view
 
 TEMPLATE_DIR = "engines/mrakoslapi"
 HOST_MOVES: dict = {}
@@ -140,10 +140,7 @@ def narrate(item: dict, names: list[str], view: dict) -> str:
             params[key] = _winners_text(value, names)
         else:
             params[key] = value
-    try:
-        return str(line) % params
-    except (KeyError, TypeError, ValueError):
-        return ""
+    return fill(line, params)
 
 
 def present(view: dict, names: list[str]) -> dict:
