@@ -483,7 +483,8 @@ async def baseline(rooms: int, clients: int, rate: float, duration: float, size:
                                   max_size=2**22) for _ in range(clients)] for r in range(rooms)]
         readers = [asyncio.create_task(taps.read(ws)) for room in sockets for ws in room]
         cpu0, t_start = harness.proc_cpu_seconds(process.pid), time.perf_counter()
-        await taps.play(sockets, rate, duration, size)
+        with harness.load_generator_gc_paused():
+            await taps.play(sockets, rate, duration, size)
         elapsed = time.perf_counter() - t_start
         cpu = harness.proc_cpu_seconds(process.pid) - cpu0
         await asyncio.gather(*(ws.close() for room in sockets for ws in room), return_exceptions=True)
@@ -558,7 +559,8 @@ def loadavg() -> str:
 async def measure_play(bench: Bench, args, deployment: "Deployment") -> tuple[tuple[float, float], dict]:
     """Play for --duration; the play window and the CPU used during it (servers, backing, ours)."""
     cpu0, client0, backing0 = bench.server_cpu(), time.process_time(), deployment.backing_cpu()
-    window = await bench.play(args.rate, args.duration)
+    with harness.load_generator_gc_paused():
+        window = await bench.play(args.rate, args.duration)
     elapsed = window[1] - window[0]
     backing = {name: 100 * (cpu - backing0[name]) / elapsed for name, cpu in deployment.backing_cpu().items()}
     cpu = {"server_cpu_ms_per_action": None, "server_cpu_percent": None,

@@ -8,12 +8,16 @@ Not a benchmark itself.  What is here:
   the bytes it reads, keeps a cookie jar and sends Django's CSRF header like htmx does;
 * ``fragments`` / ``marker`` — split a websocket frame into its OOB fragments by id and read the
   room version marker (``<i id="sv" ... data-v="V">``);
-* ``percentile``, ``proc_cpu_seconds``, ``daphne_errors``.
+* ``percentile``, ``proc_cpu_seconds``, ``daphne_errors``;
+* ``load_generator_gc_paused`` — keeps the load generator's own garbage collection out of what
+  it times.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import os
 import re
 import signal
@@ -141,6 +145,24 @@ def tree_cpu_seconds(pid: int) -> float:
             continue
         todo += children.get(current, [])
     return total
+
+
+@contextlib.contextmanager
+def load_generator_gc_paused():
+    """While timing: no cyclic collection in *this* process.  The load generator keeps every frame
+    it received, and a full collection of that heap took 17–23 ms; one landing between a frame's
+    arrival and its timestamp was counted as that much server latency (a bounded run's garbage
+    can wait).  The servers under test collect as they always do."""
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.freeze()  # what exists now is never walked again
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()
 
 
 def percentile(values, q: float):

@@ -5,6 +5,11 @@ ours at once (its busy handler would make the second *sleep* in steps of up to 1
 "one writer" is literally true.  Screen loads, which only read, go through a small pool of
 their own.  Both keep their database connection open between calls — opening one per call
 cost more than the work — and drop it after a database error so the next call reconnects.
+
+With SQLite, the writer never checkpoints the write-ahead log itself: by default the commit
+that takes the log past 1,000 pages copies it into the database file and syncs it, and the tap
+that happened to make that commit waited ~6 ms for it (docs/performance.md).  Every
+``CHECKPOINT_EVERY`` writes a thread of its own checkpoints instead, beside the writer.
 """
 
 from __future__ import annotations
@@ -12,12 +17,25 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-from concurrent.futures import ThreadPoolExecutor
+import logging
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
 
 _writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-writer")
 _readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="db-reader")
+_checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-checkpoint")
+
+CHECKPOINT_EVERY = 50  # writes: a checkpoint then copies a few hundred pages, not a thousand
+log = logging.getLogger(__name__)
+
+
+class _Wal:
+    """The writer thread's bookkeeping of the log (touched by that thread only)."""
+
+    told = None         # the sqlite3 connection told not to checkpoint (a reconnect needs telling again)
+    writes = 0          # since the last checkpoint was asked for
+    last: Future | None = None  # the newest checkpoint asked for (tests wait for it)
 
 
 def _run(fn, args, kwargs):
@@ -28,9 +46,37 @@ def _run(fn, args, kwargs):
         raise
 
 
+def _run_writer(fn, args, kwargs):
+    conn = this_connection()
+    if conn.vendor != "sqlite":
+        return _run(fn, args, kwargs)
+    conn.ensure_connection()
+    if conn.connection is not _Wal.told:
+        conn.connection.execute("PRAGMA wal_autocheckpoint=0")
+        _Wal.told = conn.connection
+    try:
+        return _run(fn, args, kwargs)
+    finally:
+        _Wal.writes += 1
+        if _Wal.writes >= CHECKPOINT_EVERY:
+            _Wal.writes = 0
+            _Wal.last = _checkpointer.submit(_checkpoint)
+
+
+def _checkpoint():
+    """On the checkpoint thread: copy what the log holds into the database file.  PASSIVE: it
+    waits for no reader and no writer, and the writer goes on appending meanwhile."""
+    try:
+        with this_connection().cursor() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    except DatabaseError:
+        connection.close()
+        log.exception("checkpoint failed; the next one tries again")
+
+
 async def _submit(pool, fn, *args, **kwargs):
     context = contextvars.copy_context()  # the caller's language and the like
-    call = functools.partial(context.run, _run, fn, args, kwargs)
+    call = functools.partial(context.run, _run_writer if pool is _writer else _run, fn, args, kwargs)
     return await asyncio.get_running_loop().run_in_executor(pool, call)
 
 

@@ -14,7 +14,6 @@ every seat whose view is equal apart from the seat number.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -25,7 +24,7 @@ from django.utils import translation
 from engines import registry
 from engines.base import Option
 
-from .presenters import presenter
+from .presenters import key_of, presenter
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-host")
 PHONE_FRAGMENTS = ("ph-head", "ph-role", "ph-panel", "ph-board")
@@ -121,7 +120,7 @@ def _render(memo: dict, key: tuple, template: str, make_context, language: str |
 def _parts(kept: dict, pieces: dict[str, list[tuple[str, dict]]]) -> dict[str, str]:
     """Render a presenter's pieces (``tv_parts``), each once per distinct context, and join them."""
     return {name: mark_safe("".join(
-        _render(kept, ("part", template, json.dumps(context, sort_keys=True, default=str)), template,
+        _render(kept, ("part", template, key_of(context)), template,
                 lambda context=context: context)
         for template, context in items)) for name, items in pieces.items()}
 
@@ -172,14 +171,14 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
     if running:
         if host:
             _warm_seats(table, kept)
-        narration = json.dumps(game["state"].get("narration"))
+        narration = key_of(game["state"].get("narration"))
         keys["tv-narration"] = (kept, (game["id"], game["state"].get("turn"), game["state"].get("phase"), narration))
         # The host's buttons change only with what the players are asked, i.e. with the turn.
         keys["tv-host"] = (kept, ("running", host, game["id"], game["state"].get("turn")))
     else:  # the host's lobby controls: the seating, the ruleset and its options
-        seating = json.dumps([(p["id"], p["name"]) for p in table.players])
+        seating = key_of([(p["id"], p["name"]) for p in table.players])
         keys["tv-host"] = (kept, ("lobby", host, bool(game), seating, table.ruleset,
-                                  json.dumps(table.options, sort_keys=True)))
+                                  key_of(table.options)))
 
     def make_context():
         nonlocal context
@@ -217,7 +216,7 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
         mine = view["me"]
         # Equal keys mean equal fragments: a key holds everything its fragment can show.
         pres = presenter(game["ruleset"])
-        role_key = pres.role_key(view) if hasattr(pres, "role_key") else json.dumps(
+        role_key = pres.role_key(view) if hasattr(pres, "role_key") else key_of(
             [mine.get("role"), mine.get("partners"), mine.get("plot_learnt")])
         keys = {"ph-role": (kept, ("role", game["id"], role_key)),
                 "ph-panel": (kept, ("panel", game["id"], pres.panel_key(view))),
@@ -226,7 +225,7 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
         spectating = bool(game and game["status"] == "running")
         # A watcher's panel is a fixed text; the lobby's names the ruleset and who has joined.
         panel = ("spectating",) if spectating else \
-            ("lobby", table.ruleset, json.dumps([p["name"] for p in table.players]))
+            ("lobby", table.ruleset, key_of([p["name"] for p in table.players]))
         keys = {"ph-role": (kept, ("idle-role",)), "ph-board": (kept, ("idle-board",)), "ph-panel": (kept, panel)}
     keys["ph-head"] = (kept, ("head", me["name"] if me else ""))
     context = None

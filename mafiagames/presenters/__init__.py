@@ -6,6 +6,8 @@ exposes ``present(view, names) -> dict`` and ``narrate(item, names, view) -> str
 says whose words to use: an edition, a re-theme).
 """
 
+import json
+import marshal
 from importlib import import_module
 
 from django.utils.translation import gettext, gettext_lazy
@@ -41,6 +43,21 @@ COMMON_ERRORS = {
     "wrong_phase": gettext_lazy("That is not possible right now."),
     "not_your_turn": gettext_lazy("It is not your turn."),
 }
+
+
+def key_of(value) -> bytes | str:
+    """A memo key for ``value`` (rendering.py): equal keys, equal contents.
+
+    marshal (format 2, which never shares repeated objects) writes the plain types that views
+    and piece contexts are made of exactly, 5–8× faster than ``json.dumps(sort_keys=True)``:
+    phones and the TV make some fifty keys per tap (docs/performance.md).  Anything else (a
+    lazy translation, a safe string) is written as JSON instead, which a bytes key never
+    equals.  Dicts are taken in the order they were built: equal contents built in another
+    order only cost one more rendering."""
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return json.dumps(value, sort_keys=True, default=str)
 
 
 def fill(line, params: dict) -> str:

@@ -8,12 +8,11 @@ Mafiosi and Policemen, the Polish city with its gang, and the children's "Police
 
 from __future__ import annotations
 
-import json
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import COMMON_ERRORS, FormError, form_seat, fill, own_view, public_view
+from . import COMMON_ERRORS, FormError, form_seat, fill, key_of, own_view, public_view
 
 TEMPLATE_DIR = "engines/classic"
 
@@ -480,20 +479,19 @@ ERRORS = {
 }
 
 
-def panel_key(view: dict) -> str:
+def panel_key(view: dict) -> bytes | str:
     """Everything templates/engines/classic/phone_panel.html shows: the public view and the
     phone's own part but its seat number — equal keys, equal panels (rendering.py)."""
-    return json.dumps([public_view(view), own_view(view)], sort_keys=True)
+    return key_of([public_view(view), own_view(view)])
 
 
-def board_key(view: dict) -> str:
+def board_key(view: dict) -> bytes | str:
     """Everything templates/engines/classic/phone_board.html shows (public only)."""
-    return json.dumps(public_view(view), sort_keys=True)
+    return key_of(public_view(view))
 
 
-def role_key(view: dict) -> str:
+def role_key(view: dict) -> bytes | str:
     """Everything templates/engines/classic/phone_role.html shows."""
     me = view["me"]
-    return json.dumps([words(view), me["role"], me["alive"], me["partners"], me["checks"], me["heals"],
-                       me["swap"], me["judge_used"], me["keep_secret"], view["outcome"] is not None],
-                      sort_keys=True)
+    return key_of([words(view), me["role"], me["alive"], me["partners"], me["checks"], me["heals"],
+                   me["swap"], me["judge_used"], me["keep_secret"], view["outcome"] is not None])

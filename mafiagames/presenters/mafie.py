@@ -10,11 +10,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy
 
-import json
 
 from engines.mafie_plot import WINDOWS
 
-from . import COMMON_ERRORS, FormError, form_seat, fill
+from . import COMMON_ERRORS, FormError, form_seat, fill, key_of
 
 TEMPLATE_DIR = "engines/mafie"
 
@@ -390,7 +389,7 @@ ERRORS = {
 }
 
 
-def panel_key(view: dict) -> str:
+def panel_key(view: dict) -> bytes | str:
     """Everything templates/engines/mafie/phone_panel.html shows, and nothing else.
 
     Phones whose keys are equal share one rendering of the panel (rendering.py), so this must
@@ -411,7 +410,7 @@ def panel_key(view: dict) -> str:
     # share one panel and those that have voted another, whoever is on the crew.
     waiting = None if _OWN_MOVE.get(view["phase"]) in me["actions"] else _waiting_count(view)
     on_team = me["on_team"] if view["phase"] == "action_play" else None
-    return json.dumps([
+    return key_of([
         view["phase"], view["turn"], me["actions"], on_team, view["team"], view["kmotr"],
         view["team_size"], view["open_slots"], view["options"].get("targeting"),
         [t["team_size"] for t in view["track"]], waiting,
@@ -477,7 +476,7 @@ def phone_parts(view: dict) -> dict[str, list[tuple[str, dict]]]:
     return {"track": [("engines/mafie/track.html", {"jobs": jobs})]}
 
 
-def board_key(view: dict) -> str:
+def board_key(view: dict) -> bytes | str:
     """Everything templates/engines/mafie/phone_board.html (and the track it includes) shows."""
-    return json.dumps([view["track"], view["slot"], view["phase"] == "game_over", view["kmotr"],
+    return key_of([view["track"], view["slot"], view["phase"] == "game_over", view["kmotr"],
                        view["rejections"], view["last_vote"]])

@@ -12,7 +12,6 @@ would refuse.
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 
 from django.utils.text import capfirst
@@ -22,7 +21,7 @@ from django.utils.translation import gettext_lazy
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi import day as D
 
-from . import COMMON_ERRORS, FormError, form_seat, fill, own_view, public_view
+from . import COMMON_ERRORS, FormError, form_seat, fill, key_of, own_view, public_view
 
 TEMPLATE_DIR = "engines/mrakoslapi"
 HOST_MOVES: dict = {}
@@ -507,21 +506,20 @@ ERRORS = {
 }
 
 
-def panel_key(view: dict) -> str:
+def panel_key(view: dict) -> bytes | str:
     """Everything phone_panel.html shows: the public view and the phone's own part but its seat."""
     seat = view["me"]["seat"]
     won = bool(view["outcome"]) and seat in view["outcome"]["winners"]
-    return json.dumps([public_view(view), own_view(view), view["seats"][seat]["muted"], won], sort_keys=True)
+    return key_of([public_view(view), own_view(view), view["seats"][seat]["muted"], won])
 
 
-def board_key(view: dict) -> str:
+def board_key(view: dict) -> bytes | str:
     """Everything phone_board.html shows (public only)."""
-    return json.dumps(public_view(view), sort_keys=True)
+    return key_of(public_view(view))
 
 
-def role_key(view: dict) -> str:
+def role_key(view: dict) -> bytes | str:
     """Everything phone_role.html shows: the phone's cards, fellows, notices and status."""
     me = view["me"]
-    return json.dumps([me["status"], me["cards"], me["fellow_mafia"], me["notices"], view["phase"] == "over"],
-                      sort_keys=True)
+    return key_of([me["status"], me["cards"], me["fellow_mafia"], me["notices"], view["phase"] == "over"])
 
