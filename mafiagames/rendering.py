@@ -14,6 +14,7 @@ every seat whose view is equal apart from the seat number.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -97,9 +98,17 @@ def host_moves(slug: str, view: dict) -> list[dict]:
             for move in view.get("host_moves") or []]
 
 
+def _when_used(make):
+    """A context value made only if a template uses it, and then once (Django calls a callable
+    it finds in a context): the lobby's option rows are not shown during a game, nor the track
+    in a phone's panel, yet every rendering of those fragments made them."""
+    return functools.cache(make)
+
+
 def _base_context(table: Table) -> dict:
     return {"code": table.code, "players": table.players, "ruleset": registry.get(table.ruleset),
-            "rulesets": registry.all(), "option_rows": _option_rows(table.ruleset, table.options)}
+            "rulesets": registry.all(),
+            "option_rows": _when_used(lambda: _option_rows(table.ruleset, table.options))}
 
 
 def _render(memo: dict, key: tuple, template: str, make_context, language: str | None = None) -> str:
@@ -186,7 +195,7 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
             context = _base_context(table)
             context.update(host=host, in_game=bool(table.game))
             if host and not running:
-                context["host_parts"] = _parts(kept, _host_pieces(table, context["option_rows"]))
+                context["host_parts"] = _parts(kept, _host_pieces(table, context["option_rows"]()))
             if table.game:
                 view = registry.get(table.game["ruleset"]).view(table.game["state"], None)
                 context.update(_game_context(table, view))
@@ -240,7 +249,7 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
                 context.update(seat=seat, in_game=True)
                 phone_parts = getattr(presenter(game["ruleset"]), "phone_parts", None)
                 if phone_parts is not None:
-                    context["parts"] = _parts(kept, phone_parts(view))
+                    context["parts"] = _when_used(lambda: _parts(kept, phone_parts(view)))
             elif game and game["status"] == "running":
                 context.update(spectating=True)
         return context

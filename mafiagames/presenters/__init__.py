@@ -6,6 +6,7 @@ exposes ``present(view, names) -> dict`` and ``narrate(item, names, view) -> str
 says whose words to use: an edition, a re-theme).
 """
 
+import functools
 import json
 import marshal
 from importlib import import_module
@@ -17,6 +18,7 @@ from django.utils.translation import gettext, gettext_lazy
 _MODULE_OF = {"granna": "classic", "mafia_pl": "classic"}
 
 
+@functools.cache
 def presenter(slug: str):
     return import_module(f"mafiagames.presenters.{_MODULE_OF.get(slug, slug)}")
 
