@@ -8,7 +8,6 @@ Mafiosi and Policemen, the Polish city with its gang, and the children's "Police
 
 from __future__ import annotations
 
-
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 

@@ -10,7 +10,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy
 
-
 from engines.mafie_plot import WINDOWS
 
 from . import COMMON_ERRORS, FormError, form_seat, fill, key_of
@@ -479,4 +478,4 @@ def phone_parts(view: dict) -> dict[str, list[tuple[str, dict]]]:
 def board_key(view: dict) -> bytes | str:
     """Everything templates/engines/mafie/phone_board.html (and the track it includes) shows."""
     return key_of([view["track"], view["slot"], view["phase"] == "game_over", view["kmotr"],
-                       view["rejections"], view["last_vote"]])
+                   view["rejections"], view["last_vote"]])

@@ -155,3 +155,25 @@ def test_the_lobby_seats_of_players_who_join_during_a_game_are_rendered_as_they_
     rendered.clear()
     html = tv(players, "finished")["tv-host"]     # the game's last tap
     assert "screens/host_seat.html" not in rendered and "Latecomer" in html
+
+
+def test_memo_keys_tell_apart_what_renders_apart():
+    """``key_of`` names a fragment's inputs in the memos (rendering.py): two inputs a template
+    could render differently must never share a key, and equal inputs built alike must."""
+    from django.utils.safestring import mark_safe
+    from django.utils.translation import gettext_lazy, override
+
+    from mafiagames.presenters import key_of
+
+    view = {"phase": "team_vote", "team": [1, 2], "me": {"voted": True, "role": None}}
+    assert key_of(view) == key_of({"phase": "team_vote", "team": [1, 2], "me": {"voted": True, "role": None}})
+    different = [view, {**view, "team": [2, 1]}, {**view, "me": {"voted": 1, "role": None}},
+                 {**view, "me": {"voted": True, "role": ""}}, {**view, "phase": "team_vote "},
+                 [1, "1"], [1, 1.0], ["<b>"], [mark_safe("<b>")], ["é"], ["e\u0301"]]
+    keys = [key_of(value) for value in different]
+    assert len(set(keys)) == len(keys)
+    # Not plain data: written as JSON, in the language active while the key is made.
+    word = gettext_lazy("Approve")
+    with override("cs"):
+        czech = key_of([word])
+    assert key_of([word]) != czech and isinstance(czech, str)
