@@ -49,8 +49,10 @@ def accuse(phone, target: int, claim: str, why: str = "") -> None:
 def hands_up(phones, voters, candidate: str) -> None:
     """Each voter raises a hand in the vote window for ``candidate`` (a server-timed window)."""
     for phone in voters:
-        button = phone.locator("#ph-panel form.vote button")
-        expect(button).to_contain_text(f"{candidate} should die", timeout=CLOCK)   # after the time to think
+        # This candidate's button, not any vote button: were the window to close first, the click
+        # must fail here rather than raise a hand for the next candidate.
+        button = phone.locator("#ph-panel form.vote button", has_text=f"{candidate} should die")
+        expect(button).to_have_count(1, timeout=CLOCK)   # after the time to think
         button.click()
         expect(phone.locator("#ph-panel form.vote")).to_have_count(0)
 
