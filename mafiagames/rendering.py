@@ -27,7 +27,7 @@ from engines.base import Option
 
 from .presenters import key_of, presenter
 
-TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-host")
+TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host")
 PHONE_FRAGMENTS = ("ph-head", "ph-role", "ph-panel", "ph-board")
 
 
@@ -184,10 +184,11 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
         keys["tv-narration"] = (kept, (game["id"], game["state"].get("turn"), game["state"].get("phase"), narration))
         # The host's buttons change only with what the players are asked, i.e. with the turn.
         keys["tv-host"] = (kept, ("running", host, game["id"], game["state"].get("turn")))
-    else:  # the host's lobby controls: the seating, the ruleset and its options
+        keys["tv-settings"] = (kept, ("running",))  # empty on every TV
+    else:  # the host's lobby controls: the seating and start button; the game and its options
         seating = key_of([(p["id"], p["name"]) for p in table.players])
-        keys["tv-host"] = (kept, ("lobby", host, bool(game), seating, table.ruleset,
-                                  key_of(table.options)))
+        keys["tv-host"] = (kept, ("lobby", host, bool(game), seating, table.ruleset))
+        keys["tv-settings"] = (kept, ("lobby", host, table.ruleset, key_of(table.options)))
 
     def make_context():
         nonlocal context

@@ -44,7 +44,7 @@ def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(live_daphne
     tv, join_url = open_tv(browser, live_daphne.url)
     phones = [join_phone(browser, join_url, name, width=360) for name in NAMES]
     expect(tv.locator("#tv-players .online")).to_have_count(7)
-    tv.select_option("#tv-host select[name=ruleset]", "mafia_pl")
+    tv.select_option("#tv-settings select[name=ruleset]", "mafia_pl")
     expect(tv.locator("#tv-main .lobby h2")).to_have_text("Mafia (Polish)")
     tv.check("input[name=opt-doctor]")
     expect(tv.locator("#tv-main .options")).to_contain_text("Doctor")
@@ -104,7 +104,7 @@ def test_a_gangster_can_change_his_pick_after_tapping_the_same_name_twice(live_d
     tv, join_url = open_tv(browser, live_daphne.url)
     names = NAMES + ["Heidi"]
     phones = [join_phone(browser, join_url, name, width=360) for name in names]
-    tv.select_option("#tv-host select[name=ruleset]", "mafia_pl")
+    tv.select_option("#tv-settings select[name=ruleset]", "mafia_pl")
     expect(tv.locator("#tv-main .lobby h2")).to_have_text("Mafia (Polish)")
     tv.select_option("select[name=opt-deadline_seconds]", "120")
     expect(tv.locator("#tv-main .options")).to_contain_text("120 s")

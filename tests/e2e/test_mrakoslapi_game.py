@@ -67,11 +67,11 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
     tv.click("[data-sound-toggle]")                      # the TV reads the narration aloud
     phones = [join_phone(browser, join_url, name) for name in NAMES]
     expect(tv.locator("#tv-players .online")).to_have_count(6)
-    tv.select_option("#tv-host select[name=ruleset]", "mrakoslapi")
+    tv.select_option("#tv-settings select[name=ruleset]", "mrakoslapi")
     expect(tv.locator("#tv-main .lobby h2")).to_have_text("Mrakošlapi")
-    tv.select_option("#tv-host select[name=opt-vote_seconds]", "10")
+    tv.select_option("#tv-settings select[name=opt-vote_seconds]", "10")
     expect(tv.locator("#tv-main .options")).to_contain_text("Hands up: seconds per candidate: 10 s")
-    tv.select_option("#tv-host select[name=opt-night_min_seconds]", "10")
+    tv.select_option("#tv-settings select[name=opt-night_min_seconds]", "10")
     expect(tv.locator("#tv-main .options")).to_contain_text("Shortest night: 10 s")
     services.start_game(Room.objects.get(code=join_url.rstrip("/").rsplit("/", 1)[1]), seed=11, deal=DEAL)
     for page in (tv, *phones):

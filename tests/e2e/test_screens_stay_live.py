@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from mafiagames import services
 
-from .conftest import RECORD_SPEECH, Daphne, needs_chromium
+from .conftest import RECORD_SPEECH, Daphne, needs_chromium, open_tv
 
 
 def join(browser, url: str, name: str, joined_text: str = "You're in"):
@@ -64,3 +64,22 @@ def test_tv_reads_the_narration_aloud_once_sound_is_on(live_daphne, browser):
     # The choice sticks across a reload.
     tv.reload()
     expect(tv.locator("[data-sound-toggle]")).to_have_attribute("aria-pressed", "true")
+
+
+def test_the_host_settings_stay_put_while_players_join(live_daphne, browser):
+    """The host may be mid-choice in a settings list when someone joins: the join brings a new
+    seat row, and must leave the settings' elements as they are (a replaced list closes)."""
+    tv, join_url = open_tv(browser, live_daphne.url)
+    join(browser, join_url, "Ann")
+    expect(tv.locator("#tv-host .seating li")).to_have_count(1)
+    tv.focus("select[name=ruleset]")
+    tv.evaluate("document.querySelector('select[name=ruleset]').dataset.touched = 'yes'")
+    join(browser, join_url, "Bob")
+    expect(tv.locator("#tv-host .seating li")).to_have_count(2)
+    still = tv.evaluate("""() => {
+        const select = document.querySelector('select[name=ruleset]');
+        return [select.dataset.touched, document.activeElement === select];
+    }""")
+    assert still == ["yes", True]
+    tv.select_option("#tv-settings select[name=ruleset]", "granna")   # a change still reaches the server
+    expect(tv.locator("#tv-main .lobby h2")).not_to_have_text("Mafie")

@@ -65,8 +65,8 @@ async def test_tv_connect_gets_the_whole_screen():
     connected, _code = await tv.connect()
     assert connected
     frame = await tv.receive_from()
-    assert ids(frame) == ["tv-players", "tv-main", "tv-narration", "tv-host"]
-    assert "Alice" in frame and "Host controls" not in frame
+    assert ids(frame) == ["tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host"]
+    assert "Alice" in frame and "Host controls" not in frame and "<form" not in frame
     await database_sync_to_async(room.refresh_from_db)()
     assert marker(frame) == room.version
     await tv.disconnect()
@@ -77,6 +77,27 @@ async def test_host_tv_gets_the_controls():
     tv = tv_socket(room, host=True)
     assert (await tv.connect())[0]
     assert "Host controls" in await tv.receive_from()
+    await tv.disconnect()
+
+
+async def test_a_join_leaves_the_host_settings_alone():
+    """A player joining re-sends the seating, not the game and its options: replacing those
+    would close a list the host has open, mid-choice.  A change of option re-sends only them."""
+    room, _ = await database_sync_to_async(room_with_players)(3)
+    tv = tv_socket(room, host=True)
+    assert (await tv.connect())[0]
+    first = await tv.receive_from()
+    assert 'name="ruleset"' in first and "Alice" in first
+
+    await database_sync_to_async(services.join_room)(room, "Zed")
+    joined = await receive_until(tv, "Zed")
+    assert "tv-host" in ids(joined) and "tv-settings" not in ids(joined)
+    assert 'name="ruleset"' not in joined      # the settings' elements stay as the host left them
+
+    await database_sync_to_async(services.configure)(room, "mafia_pl", {"doctor": True})
+    configured = await receive_until(tv, 'value="mafia_pl" selected')
+    assert "tv-settings" in ids(configured)
+    assert 'name="opt-doctor" value="on" checked' in configured
     await tv.disconnect()
 
 
