@@ -156,11 +156,16 @@ def _seat_pieces(table: Table) -> list[tuple[str, dict]]:
             for i, p in enumerate(table.players)]
 
 
+def _seating(table: Table) -> bytes | str:
+    """Who sits where, as a key: what the host's seat rows show besides the room."""
+    return key_of([(p["id"], p["name"]) for p in table.players])
+
+
 def _warm_seats(table: Table, kept: dict) -> None:
     """During a game, for the host's TV: render the lobby's seat rows of players who join
     meanwhile as they join.  The lobby comes back with the game's last tap, which would
     otherwise render them all at once (docs/performance.md)."""
-    key = ("seats", tuple((p["id"], p["name"]) for p in table.players))
+    key = ("seats", _seating(table))
     if key not in kept:
         with translation.override(table.language):
             _parts(kept, {"seats": _seat_pieces(table)})
@@ -186,8 +191,7 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
         keys["tv-host"] = (kept, ("running", host, game["id"], game["state"].get("turn")))
         keys["tv-settings"] = (kept, ("running",))  # empty on every TV
     else:  # the host's lobby controls: the seating and start button; the game and its options
-        seating = key_of([(p["id"], p["name"]) for p in table.players])
-        keys["tv-host"] = (kept, ("lobby", host, bool(game), seating, table.ruleset))
+        keys["tv-host"] = (kept, ("lobby", host, bool(game), _seating(table), table.ruleset))
         keys["tv-settings"] = (kept, ("lobby", host, table.ruleset, key_of(table.options)))
 
     def make_context():

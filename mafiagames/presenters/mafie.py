@@ -329,7 +329,6 @@ def parse_action(post) -> dict:
     raise FormError(_("Unknown action."))
 
 
-
 OPTION_LABELS = {
     "targeting": (gettext_lazy("Change the order of actions"),
                   gettext_lazy("The Godfather first picks which job to attempt; job 5 only after two successes.")),
