@@ -12,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from django.conf import settings
 
@@ -87,6 +88,31 @@ def live_daphne(transactional_db, output_dir, request):
     server.log.close()
 
 
+# Playwright's default waits (5 s for expect, 30 s for actions) are budgets a busy machine can
+# exceed: CI may share its cores.  Every wait in these tests is for something the server decides
+# (a version, a text, its clock), so the only limit is a guard against a real hang.
+HANG_GUARD = 300   # seconds
+expect.set_options(timeout=HANG_GUARD * 1000)
+
+
+class GuardedBrowser:
+    """Chromium whose pages wait as long as ``HANG_GUARD`` for what they are told to wait for."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **kwargs):
+        context = self._browser.new_context(**kwargs)
+        context.set_default_timeout(HANG_GUARD * 1000)
+        return context
+
+    def new_page(self, **kwargs):
+        return self.new_context(**kwargs).new_page()
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture
 def browser():
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # sync Playwright runs an event loop here
@@ -94,7 +120,7 @@ def browser():
 
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield chromium
+        yield GuardedBrowser(chromium)
         chromium.close()
 
 
@@ -160,3 +186,21 @@ def catch_up(phone, turn: int) -> None:
     its way, and a tap from an older screen is refused as stale — then nothing would follow."""
     phone.wait_for_function(
         "t => [...document.querySelectorAll('#ph-panel input[name=turn]')].every(i => +i.value >= t)", arg=turn)
+
+
+NEWER_VERSION = "v => { const m = document.querySelector('#sv'); return m && +m.dataset.v > v; }"
+
+
+def wait_for_next_step(tv, before: int, ready=lambda: False) -> None:
+    """Wait until the TV shows a room version after ``before``, or ``ready()`` says a phone can
+    act now.  The server decides when: its clock closes a window or a night step, and on a busy
+    machine a phone's own update (the choice it is waiting for) may reach it only after the TV
+    asked the table.  No budget that load can exceed — only ``HANG_GUARD`` for a real hang."""
+    end = time.monotonic() + HANG_GUARD
+    while shown_version(tv) <= before and not ready():
+        if time.monotonic() > end:
+            pytest.fail(f"nothing happened for {HANG_GUARD} s after room version {before}")
+        try:
+            tv.wait_for_function(NEWER_VERSION, arg=before, timeout=500)
+        except PlaywrightTimeout:
+            pass   # look at the phones again

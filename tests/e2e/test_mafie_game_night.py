@@ -84,10 +84,10 @@ def test_tv_and_five_phones_play_mafie_to_a_winner(live_daphne, browser, output_
             board = tv.locator("#tv-main .track").inner_text()
             live_daphne.restart()
             # Every screen reconnects on its own and shows the same game, with everyone connected again.
-            expect(tv.locator("#tv-players .online")).to_have_count(5, timeout=20000)
+            expect(tv.locator("#tv-players .online")).to_have_count(5)
             expect(tv.locator("#tv-main .track")).to_have_text(board)
             for phone in phones:
-                expect(phone.locator("body")).not_to_have_class(re.compile("ws-down"), timeout=20000)
+                expect(phone.locator("body")).not_to_have_class(re.compile("ws-down"))
     assert restarted and refused
     expect(tv.locator("#tv-main .result h2")).to_contain_text(re.compile("win!"))
     # The reveal shows every role on the TV.

@@ -20,12 +20,12 @@ from mafiagames import services
 from mafiagames.models import Room
 from tests.engines.test_mrakoslapi_engine_game import DEAL
 
-from .conftest import RECORD_SPEECH, join_phone, needs_chromium, open_tv
+from .conftest import HANG_GUARD, RECORD_SPEECH, join_phone, needs_chromium, open_tv
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Ann", "Bob", "Cyd", "Dan", "Eve", "Fay"]
 ANN, BOB, CYD, DAN, EVE, FAY = range(6)
-CLOCK = 20_000   # ms to wait for what the server's clock brings (a 5 s window, a 5 s night)
+CLOCK = HANG_GUARD * 1000   # ms: what the server's clock brings (a 5 s window, a 5 s night) comes when it decides
 
 
 def pick(phone, prompt: str, name: str) -> None:

@@ -15,11 +15,20 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import catch_up, join_phone, needs_chromium, open_tv, pick_crew, shown_turn, shown_version, start_game
+from .conftest import (catch_up, join_phone, needs_chromium, open_tv, pick_crew, shown_turn, shown_version,
+                       start_game, wait_for_next_step)
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
 STEP_LIMIT = 300   # actions; a 7-player game needs far fewer
+
+
+CHOICES = ", ".join(f"#ph-panel {c}" for c in (".plot-choice button", "button[value=ready]", "form.pick-team",
+                                                 "button[value=approve]", "button[value=fail]"))
+
+
+def can_act(phones) -> bool:
+    return any(phone.locator(CHOICES).count() for phone in phones)
 
 
 def act_once(tv, phones, roles) -> bool:
@@ -67,10 +76,10 @@ def test_tv_and_seven_phones_play_the_plot_thickens_to_a_winner(live_daphne, bro
         if tv.locator("#tv-main .plot-window").count():
             saw_window = True
         before = shown_version(tv)
-        if not act_once(tv, phones, roles):
-            pass   # nobody can act: a window is waiting for its minimum time
-        tv.wait_for_function("v => { const m = document.querySelector('#sv'); return m && +m.dataset.v > v; }",
-                             arg=before, timeout=10_000)
+        if act_once(tv, phones, roles):
+            wait_for_next_step(tv, before)
+        else:   # a window waits for its minimum time, or a phone's update with its choice is late
+            wait_for_next_step(tv, before, ready=lambda: can_act(phones))
     else:
         pytest.fail(f"no winner after {STEP_LIMIT} steps")
 

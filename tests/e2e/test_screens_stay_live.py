@@ -34,7 +34,7 @@ def test_tv_reconnects_after_daphne_closes_its_socket_and_still_updates(browser,
         tv = browser.new_page()
         tv.add_init_script(COUNT_OPENS)
         tv.goto(f"{server.url}/r/{room.code}/")
-        tv.wait_for_function("window.__opens >= 3", timeout=20000)  # closed twice, reopened twice
+        tv.wait_for_function("window.__opens >= 3")  # closed twice, reopened twice
         join(browser, f"{server.url}/j/{room.code}/", "Latecomer")
         expect(tv.locator("#tv-players")).to_contain_text("Latecomer")
     finally:

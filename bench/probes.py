@@ -1,0 +1,279 @@
+"""Probes of what a careless network or a hostile client can do to a room (issue 14).
+
+Not a load test: each probe tries one thing against a fresh server on 127.0.0.1 and reports
+what the server did, in figures to compare before and after a change (docs/performance.md
+keeps them).  Run: ``.venv/bin/python bench/probes.py [--only NAME ...] [--json]``.
+
+- ``joins``: one client address joins one room as fast as it can (1,000 names).
+- ``enumerate``: one client asks for random room codes as fast as it can.
+- ``charset``: a form posted as ``charset=utf-16`` to every form endpoint.
+- ``host``: the TV page asked for with ``Host: evil.example``.
+- ``headers``: the security headers of the pages (Content-Security-Policy).
+- ``deep_json``: a phone's socket sends 200 KB of nested brackets.
+- ``instant_close``: twenty phone sockets closed right after connecting; who stays "online".
+- ``tv_tap``: the TV's socket (no cookie) sends a tap.
+- ``flood``: one seated phone sends frames as fast as it can for 5 s: what it cost the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import string
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.harness import (Client, create_room, daphne_errors, join_room, proc_cpu_seconds,  # noqa: E402
+                           start_server, ws_base)
+
+PROBES = ("joins", "enumerate", "charset", "host", "headers", "deep_json", "instant_close", "tv_tap", "flood")
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def connect(url: str, origin: str, cookie: str = ""):
+    from websockets.asyncio.client import connect as ws_connect
+
+    headers = {"Origin": origin}
+    if cookie:
+        headers["Cookie"] = cookie
+    return await ws_connect(url, additional_headers=headers, origin=None, compression=None, max_size=2**24,
+                            ping_interval=None, open_timeout=30, close_timeout=2)
+
+
+async def seated_phone(server, code: str, name: str) -> Client:
+    phone = Client(server.url)
+    await join_room(phone, code, name)
+    return phone
+
+
+async def close_code(ws, within: float) -> int | None:
+    """The code the server closed ``ws`` with, reading what it sends meanwhile; None if still open."""
+    end = time.monotonic() + within
+    try:
+        while time.monotonic() < end:
+            await asyncio.wait_for(ws.recv(), max(0.01, end - time.monotonic()))
+    except TimeoutError:
+        return None
+    except Exception:  # noqa: BLE001 - closed
+        return ws.close_code
+    return None
+
+
+async def online_count(server, host: Client, code: str) -> int:
+    page = (await host.get(f"/r/{code}/")).body.decode()
+    roster = page[page.find('id="tv-players"'):]
+    return len(re.findall(r'<li class="online"', roster))
+
+
+async def probe_joins(server) -> dict:
+    host = Client(server.url)
+    code = await create_room(host)
+    statuses: dict[int, int] = {}
+    t0 = time.perf_counter()
+    for i in range(1000):
+        client = Client(server.url)
+        await client.get(f"/j/{code}/")
+        response = await client.post(f"/j/{code}/", {"name": f"P{i:04d}"})
+        statuses[response.status] = statuses.get(response.status, 0) + 1
+        await client.close()
+    seconds = time.perf_counter() - t0
+    page = await host.get(f"/r/{code}/")
+    await host.close()
+    return {"tries": 1000, "seconds": round(seconds, 1), "statuses": statuses,
+            "seated": statuses.get(302, 0), "tv_page_kb": round(len(page.body) / 1024, 1)}
+
+
+async def probe_enumerate(server) -> dict:
+    client = Client(server.url)
+    await client.get("/")
+    statuses: dict[int, int] = {}
+    rng = random.Random(14)
+    t0 = time.perf_counter()
+    tries = 1000
+    for _ in range(tries):
+        code = "".join(rng.choice("ACDEFGHJKMNPQRTWXY") for _ in range(4))
+        response = await client.get(f"/j/{code}/")
+        statuses[response.status] = statuses.get(response.status, 0) + 1
+    seconds = time.perf_counter() - t0
+    await client.close()
+    misses = statuses.get(404, 0)
+    return {"tries": tries, "seconds": round(seconds, 1), "statuses": statuses,
+            "answered_misses_per_s": round(misses / seconds, 1)}
+
+
+async def probe_charset(server) -> dict:
+    host = Client(server.url)
+    code = await create_room(host)
+    phone = await seated_phone(server, code, "Ann")
+    before = len(daphne_errors(server.log.name))
+    body = "name=Bob".encode("utf-16")
+    found = {}
+    for who, path in ((host, "/"), (phone, f"/j/{code}/"), (host, f"/r/{code}/host"), (phone, f"/p/{code}/act")):
+        headers = who._headers({"Content-Type": "application/x-www-form-urlencoded; charset=utf-16",
+                                "Origin": who.origin, "X-CSRFToken": who.cookies.get("csrftoken", "")})
+        response = await who.conn.request("POST", path, headers, body)
+        found[path.replace(code, "CODE")] = response.status
+    await host.close()
+    await phone.close()
+    return {"statuses": found, "errors_logged": len(daphne_errors(server.log.name)) - before}
+
+
+async def probe_host(server) -> dict:
+    host = Client(server.url)
+    code = await create_room(host)
+    port = int(server.url.rsplit(":", 1)[1])
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)   # the client sends its own Host
+    writer.write((f"GET /r/{code}/ HTTP/1.1\r\nHost: evil.example\r\nCookie: {host.cookie_header()}\r\n"
+                  f"Connection: close\r\n\r\n").encode())
+    page = (await reader.read()).decode(errors="replace")
+    writer.close()
+    await host.close()
+    url = re.search(r'class="url">([^<]*)<', page)
+    return {"join_url": url.group(1) if url else None, "evil_in_page": "evil.example" in page}
+
+
+async def probe_headers(server) -> dict:
+    host = Client(server.url)
+    code = await create_room(host)
+    phone = await seated_phone(server, code, "Ann")
+    found = {}
+    for who, path in ((host, "/"), (host, f"/r/{code}/"), (phone, f"/p/{code}/")):
+        response = await who.get(path)
+        found[path.replace(code, "CODE")] = response.header("content-security-policy")
+    await host.close()
+    await phone.close()
+    return {"content_security_policy": found}
+
+
+async def probe_deep_json(server) -> dict:
+    host = Client(server.url)
+    code = await create_room(host)
+    phone = await seated_phone(server, code, "Ann")
+    before = len(daphne_errors(server.log.name))
+    ws = await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url, phone.cookie_header())
+    await ws.recv()
+    await ws.send("[" * 200_000)
+    code_seen = await close_code(ws, 3)
+    if code_seen is None:
+        await ws.close()
+    await asyncio.sleep(0.5)   # a probe, not a test: let the server note the close
+    errors = daphne_errors(server.log.name)[before:]
+    online = await online_count(server, host, code)
+    await host.close()
+    await phone.close()
+    return {"close_code": code_seen, "recursion_errors": sum("RecursionError" in e for e in errors),
+            "errors_logged": len(errors), "online_after_close": online}
+
+
+async def probe_instant_close(server) -> dict:
+    host = Client(server.url)
+    code = await create_room(host)
+    phone = await seated_phone(server, code, "Ann")
+    before = len(daphne_errors(server.log.name))
+    port = int(server.url.rsplit(":", 1)[1])
+    for i in range(20):
+        # A raw handshake, and gone before any answer: before the server's first push (or even
+        # its accept), as a phone that loses Wi-Fi while connecting.
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write((f"GET /ws/p/{code}/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                      f"Connection: Upgrade\r\nSec-WebSocket-Key: {'dGhlIHNhbXBsZSBub25jZQ=='}\r\n"
+                      f"Sec-WebSocket-Version: 13\r\nOrigin: {server.url}\r\n"
+                      f"Cookie: {phone.cookie_header()}\r\n\r\n").encode())
+        await writer.drain()
+        if i % 2:
+            await reader.readuntil(b"\r\n\r\n")   # half of them after the server accepted
+        writer.transport.abort()
+    await asyncio.sleep(1.0)   # a probe, not a test: let the server note the closes
+    errors = daphne_errors(server.log.name)[before:]
+    online = await online_count(server, host, code)
+    await host.close()
+    await phone.close()
+    return {"sockets": 20, "online_after": online, "errors_logged": len(errors),
+            "disconnected_errors": sum("Disconnected" in e for e in errors)}
+
+
+async def probe_tv_tap(server) -> dict:
+    host = Client(server.url)
+    code = await create_room(host)
+    ws = await connect(f"{ws_base(server.url)}/ws/r/{code}/", server.url)
+    await ws.recv()
+    await ws.send(json.dumps({"turn": "0", "action": "vote", "choice": "approve"}))
+    closed = await close_code(ws, 3)
+    if closed is None:
+        await ws.close()
+    await host.close()
+    return {"close_code": closed}
+
+
+async def probe_flood(server) -> dict:
+    host = Client(server.url)
+    code = await create_room(host)
+    phone = await seated_phone(server, code, "Ann")
+    ws = await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url, phone.cookie_header())
+    await ws.recv()
+    pid = server.process.pid
+    rss0, cpu0 = rss_kb(pid), proc_cpu_seconds(pid)
+    frame = json.dumps({"turn": "0", "action": "noop"})
+    sent, t0 = 0, time.perf_counter()
+    try:
+        while time.perf_counter() - t0 < 5:
+            for _ in range(500):
+                await ws.send(frame)
+            sent += 500
+            await asyncio.sleep(0)
+    except Exception:  # noqa: BLE001 - the server closed it
+        pass
+    closed = await close_code(ws, 1)
+    if closed is None:
+        ws.transport.abort()
+    rss_peak = rss_kb(pid)
+    # How long the server kept working for the flood after it stopped: until a second of idle.
+    t1, last = time.perf_counter(), proc_cpu_seconds(pid)
+    while True:
+        await asyncio.sleep(1)
+        now = proc_cpu_seconds(pid)
+        if now - last < 0.1 or time.perf_counter() - t1 > 300:
+            break
+        last = now
+    await host.close()
+    await phone.close()
+    return {"frames_sent": sent, "close_code": closed, "rss_growth_mb": round((rss_peak - rss0) / 1024, 1),
+            "server_cpu_s": round(proc_cpu_seconds(pid) - cpu0, 1),
+            "busy_after_flood_s": round(time.perf_counter() - t1 - 1, 1)}
+
+
+# The host probe needs a server that builds the join URL from the request (no PUBLIC_URL).
+SERVER_ENV = {"host": {"PUBLIC_URL": ""}}
+
+
+async def main(only: list[str]) -> dict:
+    results = {}
+    for name in only:
+        server = start_server(extra_env=SERVER_ENV.get(name))
+        try:
+            results[name] = await globals()[f"probe_{name}"](server)
+        except Exception as exc:  # noqa: BLE001 - report and go on with the next probe
+            results[name] = {"failed": f"{type(exc).__name__}: {exc}"}
+        finally:
+            server.stop()
+    return results
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", nargs="*", choices=PROBES, default=list(PROBES))
+    args = parser.parse_args()
+    for name, figures in asyncio.run(main(args.only)).items():
+        print(f"{name}: {json.dumps(figures, ensure_ascii=False)}")
