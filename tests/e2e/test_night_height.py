@@ -1,0 +1,67 @@
+"""Identical night screens in a real browser (issue 14): two phones of different roles at the
+same night step are as tall as each other on a 360 px phone.
+
+No server: the panels are rendered as tests/web/test_night_fingerprint.py renders them, and put
+side by side in one page, each in a 360 px frame styled by static/app.css; the side-by-side
+screenshots go to test-results/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from engines import registry
+from engines.base import resolve_options
+from mafiagames.rendering import phone_screen
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, needs_chromium
+from tests.web.test_no_leak_rendered import table_for
+
+ROOT = Path(__file__).resolve().parents[2]
+CSS = (ROOT / "static" / "app.css").read_text()
+
+
+def framed(panel: str) -> str:
+    doc = (f"<!doctype html><html><head><meta name=viewport content='width=device-width'><style>{CSS}</style></head>"
+           f"<body class='phone'><main class='phone-layout'>{panel}</main></body></html>")
+    return f"<iframe srcdoc=\"{html.escape(doc, quote=True)}\" style='width:360px;height:1400px;border:1px solid #888'></iframe>"
+
+
+def night(slug: str, players: int, options: dict, roles: list[str]) -> tuple:
+    ruleset = registry.get(slug)
+    state, _ = ruleset.setup(players, resolve_options(ruleset, options), 1, {"roles": roles})
+    return ruleset, state
+
+
+def polish_agent_step():
+    """The Polish agent's step: the agent's phone and a sleeping policeman's."""
+    roles = ["mafioso", "policeman", "agent", "doctor", "policeman", "policeman", "policeman"]
+    ruleset, state = night("mafia_pl", 7, {"doctor": True}, roles)
+    assert state["phase"] == "agent"
+    return ruleset, state, 7, (2, 5)
+
+
+@needs_chromium
+@pytest.mark.parametrize("case", [polish_agent_step], ids=lambda c: c.__name__)
+def test_two_roles_night_panels_are_equally_tall_at_360_px(case):
+    from playwright.sync_api import sync_playwright
+
+    ruleset, state, players, seats = case()
+    table = table_for(ruleset, state, players, "en")
+    panels = [phone_screen(table, 100 + seat)["ph-panel"] for seat in seats]
+    out = ROOT / "test-results"
+    out.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 760, "height": 1400})
+            page.set_content("<body style='margin:0;display:flex;gap:8px'>" + "".join(map(framed, panels)) + "</body>")
+            heights = page.evaluate("""() => [...document.querySelectorAll('iframe')].map(
+                f => f.contentDocument.querySelector('#ph-panel').offsetHeight)""")
+            page.screenshot(path=str(out / f"night-{case.__name__}.png"))
+        finally:
+            browser.close()
+    assert heights[0] > 100 and heights[0] == heights[1], heights
