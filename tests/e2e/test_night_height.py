@@ -44,8 +44,21 @@ def polish_agent_step():
     return ruleset, state, 7, (2, 5)
 
 
+def mrakoslapi_first_night():
+    """Mrakošlapi's first night (8 players): the phone with the most night cards and the one
+    with the fewest (the "Who do you suspect?" card when none)."""
+    ruleset = registry.get("mrakoslapi")
+    for seed in range(40):
+        state, _ = ruleset.setup(8, resolve_options(ruleset, {}), seed)
+        counts = {seat: len(ruleset.view(state, seat)["me"]["night"]["prompts"]) for seat in range(8)}
+        most, fewest = max(counts, key=counts.get), min(counts, key=counts.get)
+        if state["phase"] == "night" and counts[most] >= 3 and counts[fewest] <= 1:
+            return ruleset, state, 8, (most, fewest)
+    raise AssertionError("no deal with a rich and a poor night in 40 seeds")
+
+
 @needs_chromium
-@pytest.mark.parametrize("case", [polish_agent_step], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("case", [polish_agent_step, mrakoslapi_first_night], ids=lambda c: c.__name__)
 def test_two_roles_night_panels_are_equally_tall_at_360_px(case):
     from playwright.sync_api import sync_playwright
 
