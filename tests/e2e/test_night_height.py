@@ -57,8 +57,43 @@ def mrakoslapi_first_night():
     raise AssertionError("no deal with a rich and a poor night in 40 seeds")
 
 
+def awake_and_asleep(slug: str, players: int, options: dict, phase: str):
+    """The first ``phase`` step of a random game: a phone that acts and one that does not (for
+    Mafie's action cards: two crew members of the two teams)."""
+    from tests.engines.playthrough import random_playthrough
+    ruleset = registry.get(slug)
+    for seed in range(20):
+        for state in random_playthrough(ruleset, players, resolve_options(ruleset, options), seed).states:
+            if state.get("phase") != phase:
+                continue
+            if slug == "mafie":
+                crew = state["team"]
+                teams = {ruleset.view(state, seat)["me"]["role"] == "mafioso": seat for seat in crew}
+                if len(teams) == 2:
+                    return ruleset, state, players, (teams[True], teams[False])
+                continue
+            awake = ruleset.waiting_for(state)
+            asleep = [seat for seat in range(players) if seat not in awake and state["dead"][seat] is None]
+            if awake and asleep:
+                return ruleset, state, players, (awake[0], asleep[0])
+    raise AssertionError(f"no {phase} step found")
+
+
+def granna_mafia_step():
+    return awake_and_asleep("granna", 7, {}, "mafia")
+
+
+def polish_wizard_step():
+    return awake_and_asleep("mafia_pl", 8, {"doctor": True, "wizard": True}, "wizard")
+
+
+def mafie_action_cards():
+    return awake_and_asleep("mafie", 7, {}, "action_play")
+
+
 @needs_chromium
-@pytest.mark.parametrize("case", [polish_agent_step, mrakoslapi_first_night], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("case", [polish_agent_step, polish_wizard_step, granna_mafia_step, mrakoslapi_first_night,
+                                  mafie_action_cards], ids=lambda c: c.__name__)
 def test_two_roles_night_panels_are_equally_tall_at_360_px(case):
     from playwright.sync_api import sync_playwright
 
