@@ -330,6 +330,8 @@ def _mine(view: dict, me: dict, names: list[str]) -> dict:
         "choices": _choices(view, me, names),
         "i_won": bool(view.get("outcome")) and view["outcome"]["winner"] == me["team"],
     }
+    if view["phase"] in NIGHT_STEPS and me["alive"]:
+        mine["night_row"] = _night_row(view, me, names, mine["choices"])
     if me.get("picks") is not None:
         mine["picks"] = [{"name": names[p["seat"]], "target": names[p["target"]] if p["target"] is not None else None}
                          for p in me["picks"]]
@@ -378,11 +380,30 @@ def _choices(view: dict, me: dict, names: list[str]) -> dict:
             "any": bool(targets or doubles or pair or skip)}
 
 
+def _night_row(view: dict, me: dict, names: list[str], choices: dict) -> dict:
+    """A living phone's night buttons, in one shape for every role (issue 14, identical night
+    screens: a neighbour glancing at a phone must not tell who is awake, DESIGN.md §7).
+
+    One button per living player in seat order, then one quieter button: a button sends only
+    where it is this phone's legal move (``fields``/``action``); the others (the agent's own name,
+    a mafioso's partners, every button of a sleeper) send nothing.  At the wizard's step every
+    phone ticks boxes instead (``pair``), the wizard's only naming the players he may swap.
+    """
+    legal = {c["fields"]["target"]: c["fields"] for c in choices["targets"]}
+    pairable = {p["seat"] for p in choices["pair"]}
+    skip = choices["skip"] or {"action": None, "label": SKIP_LABELS["nothing"]}
+    return {"targets": [{"seat": seat, "name": names[seat], "fields": legal.get(seat), "box": seat in pairable}
+                        for seat, info in enumerate(view["seats"]) if info["alive"]],
+            "pair": view["phase"] == "wizard", "cast": bool(pairable), "skip": skip}
+
+
 SKIP_LABELS = {
     "skip_check": gettext_lazy("No check tonight"),
     "skip_heal": gettext_lazy("Heal nobody tonight"),
     "skip_swap": gettext_lazy("No spell tonight"),
     "skip_last_shot": gettext_lazy("Don't shoot"),
+    # a sleeper's (or a mafioso's) quiet button at night: the shape of "No check tonight"
+    "nothing": gettext_lazy("Nobody tonight"),
 }
 
 

@@ -59,13 +59,15 @@ def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(live_daphne
     assert sorted(roles) == ["Agent", "Doctor", "Gangster"] + ["Policeman"] * 4
     agent, doctor = phones[roles.index("Agent")], phones[roles.index("Doctor")]
 
-    # The first night: only the agent's phone can act; every other living phone shows the same
-    # night screen with a name for each player — buttons that send nothing.
-    expect(agent.locator("#ph-panel form.target-choice button")).to_have_count(6)
+    # The first night: only the agent's phone can act; every living phone shows the same night
+    # screen with a name for each player and one quieter button (issue 14) — on the others,
+    # buttons that send nothing.
+    expect(agent.locator("#ph-panel form[ws-send].target-choice button")).to_have_count(6)
     for phone in phones:
         expect(phone.locator("#ph-panel h2")).to_contain_text("Night")
+        expect(phone.locator("#ph-panel form.target-choice button")).to_have_count(7)
+        expect(phone.locator("#ph-panel form.skip button")).to_have_count(1)
         if phone is not agent:
-            expect(phone.locator("#ph-panel .decoy button")).to_have_count(7)
             expect(phone.locator("#ph-panel form[ws-send]")).to_have_count(0)
     expect(tv.locator("#tv-main .countdown")).to_have_count(1)
     phones[1].screenshot(path=str(output_dir / "phone-night.png"))
@@ -118,16 +120,16 @@ def test_a_gangster_can_change_his_pick_after_tapping_the_same_name_twice(live_d
     expect(tv.locator("#tv-main .options")).to_contain_text("120 s")
     roles = start_game(tv, phones)
     agent = phones[roles.index("Agent")]
-    agent.locator("#ph-panel form.target-choice button").first.click()   # the agent's step ends sooner
+    agent.locator("#ph-panel form[ws-send].target-choice button").first.click()   # the agent's step ends sooner
     gangster = phones[roles.index("Gangster")]
-    buttons = gangster.locator("#ph-panel form.target-choice button")
+    buttons = gangster.locator("#ph-panel form[ws-send].target-choice button")
     expect(buttons.first).to_be_visible()
     first, second = buttons.nth(0).inner_text(), buttons.nth(1).inner_text()
     buttons.nth(0).click()
-    expect(gangster.locator("#ph-panel .picks")).to_contain_text(f"→ {first}")
+    expect(gangster.locator("#ph-panel .night-note")).to_contain_text(f"→ {first}")
     buttons.nth(0).click()   # the same name again: nothing changes on the screen
     expect(buttons.nth(0)).to_be_enabled()   # yet the tapped button is free again
     buttons.nth(1).click()
-    expect(gangster.locator("#ph-panel .picks")).to_contain_text(f"→ {second}")
+    expect(gangster.locator("#ph-panel .night-note")).to_contain_text(f"→ {second}")
     buttons.nth(0).click()   # and back to the first name
-    expect(gangster.locator("#ph-panel .picks")).to_contain_text(f"→ {first}")
+    expect(gangster.locator("#ph-panel .night-note")).to_contain_text(f"→ {first}")

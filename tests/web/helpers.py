@@ -31,7 +31,7 @@ class Forms(HTMLParser):
             self.forms.append({"hidden": {}, "buttons": [], "boxes": [], "selects": {}, "texts": []})
         elif tag == "input" and self.forms and attrs.get("type") == "hidden":
             self.forms[-1]["hidden"][attrs["name"]] = attrs["value"]
-        elif tag == "input" and self.forms and attrs.get("type") == "checkbox":
+        elif tag == "input" and self.forms and attrs.get("type") == "checkbox" and "name" in attrs:  # unnamed: sends nothing
             self.forms[-1]["boxes"].append((attrs["name"], attrs["value"]))
         elif tag == "input" and self.forms and attrs.get("type") == "text":
             self.forms[-1]["texts"].append(attrs["name"])

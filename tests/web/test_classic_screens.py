@@ -86,10 +86,12 @@ def test_at_night_a_sleeping_phone_shows_as_many_names_as_the_agent_and_sends_no
     state, _ = POLISH.setup(9, resolve_options(POLISH, {"doctor": True}), 1, {"roles": NINE})
     assert state["phase"] == "agent"
     agent, sleeper = Forms(panel(POLISH, state, 2)), Forms(panel(POLISH, state, 5))
-    assert len(agent.forms) == 9 and agent.decoys == 0          # eight others and "no check tonight"
-    assert sleeper.forms == [] and sleeper.decoys == 9          # every living player, buttons that send nothing
+    # Issue 14: nine names and one quieter button on every phone.  The agent's own name sends
+    # nothing (he cannot check himself), and a sleeper's ten buttons send nothing at all.
+    assert len(agent.forms) == 9 and agent.decoys == 1          # eight others and "no check tonight"
+    assert sleeper.forms == [] and sleeper.decoys == 10         # every living player and "Nobody tonight"
     # The gangsters are asleep too during the agent's step: their phone looks the same.
-    assert Forms(panel(POLISH, state, 0)).forms == [] and Forms(panel(POLISH, state, 0)).decoys == 9
+    assert Forms(panel(POLISH, state, 0)).forms == [] and Forms(panel(POLISH, state, 0)).decoys == 10
 
 
 def to_the_gang(options: dict) -> dict:
@@ -303,3 +305,17 @@ def test_with_a_judge_every_voter_has_the_same_folded_more_and_only_the_judge_fi
                          (None, {"type": "timeout"}), (None, {"type": "end_discussion"})):
         state, _ = POLISH.apply(state, seat, action)
     assert state["phase"] == "vote" and "<details" not in panel(POLISH, state, 4)
+
+
+@pytest.mark.parametrize("victim", [0, 5])
+def test_the_gang_sees_it_has_agreed_even_on_the_player_in_seat_0(victim):
+    """Seat 0 is a seat like any other: ``{% if me.locked %}`` hid the agreement on seat 0."""
+    roles = ["policeman", "mafioso", "mafioso", "agent", "doctor", "policeman", "policeman", "policeman", "policeman"]
+    state, _ = POLISH.setup(9, resolve_options(POLISH, {"doctor": True}), 1, {"roles": roles})
+    for seat, action in ((3, {"type": "skip_check"}), (None, {"type": "timeout"}),
+                         (4, {"type": "skip_heal"}), (None, {"type": "timeout"}),
+                         (1, {"type": "pick_victim", "target": victim}), (2, {"type": "pick_victim", "target": victim})):
+        state, _ = POLISH.apply(state, seat, action)
+    assert state["phase"] == "mafia", "the step waits for its minimum length"
+    assert "The mafia has agreed." in panel(POLISH, state, 1)
+    assert "The mafia has agreed." not in panel(POLISH, state, 5)
