@@ -1,7 +1,9 @@
 """The address phones use to join (DESIGN.md §4 "QR and addresses").
 
-PUBLIC_URL if set; else the host the TV itself used, unless that is a loopback name
-(a phone cannot reach the laptop's "localhost"); else this machine's LAN address.
+PUBLIC_URL if set; else the host the TV itself used, if it names this machine and is not a
+loopback name (a phone cannot reach the laptop's "localhost"); else this machine's LAN address.
+The Host header is the client's to write: a TV page fetched with `Host: evil.example` must not
+print a QR code that sends every phone to evil.example.
 """
 
 from __future__ import annotations
@@ -55,6 +57,20 @@ def lan_address() -> str | None:
     return (private or usable or [None])[0]
 
 
+def own_names() -> set[str]:
+    """The names a phone may use to reach this machine: its interface addresses and its host name
+    (also as name.local, the mDNS name laptops announce). Reads local configuration only."""
+    names = set(_interface_addresses())
+    lan = lan_address()
+    if lan:
+        names.add(lan)
+    host = socket.gethostname().lower()
+    if host:
+        short = host.split(".")[0]
+        names |= {host, short, f"{short}.local"}
+    return names
+
+
 def split_host(host: str) -> tuple[str, str | None]:
     if host.startswith("["):
         name, _, rest = host[1:].partition("]")
@@ -67,9 +83,9 @@ def base_url(request_host: str, scheme: str = "http") -> str:
     if settings.PUBLIC_URL:
         return settings.PUBLIC_URL
     name, port = split_host(request_host)
-    if not _is_loopback(name):
+    if not _is_loopback(name) and name.strip("[]").lower() in own_names():
         return f"{scheme}://{request_host}"
-    lan = lan_address() or name
+    lan = lan_address() or "localhost"
     return f"{scheme}://{lan}:{port}" if port else f"{scheme}://{lan}"
 
 

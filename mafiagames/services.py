@@ -7,7 +7,6 @@ write in one short transaction and ping the room after commit.
 from __future__ import annotations
 
 import secrets
-import unicodedata
 import weakref
 
 from django.db import IntegrityError, transaction
@@ -22,6 +21,7 @@ from engines.base import Event as EngineEvent
 from . import db
 from .models import NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Event, Game, Player, Room
 from .notify import ping
+from .text import unshowable
 
 
 class ServiceError(Exception):
@@ -73,7 +73,7 @@ def clean_name(raw: str) -> str:
         raise ServiceError("name_empty", _("Please type a name."))
     if len(name) > NAME_MAX_LENGTH:
         raise ServiceError("name_long", _("Names can be at most %(n)d characters.") % {"n": NAME_MAX_LENGTH})
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") for ch in name):
+    if any(unshowable(ch) for ch in name):   # refused, not stripped: a name must read as typed
         raise ServiceError("name_bad", _("That name has characters we cannot show."))
     return name
 

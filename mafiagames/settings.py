@@ -29,11 +29,17 @@ def _secret_key() -> str:
         return os.environ["SECRET_KEY"]
     path = Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
     try:
-        return path.read_text().strip()
+        key = path.read_text().strip()
     except FileNotFoundError:
         key = secrets.token_urlsafe(50)
-        path.write_text(key)
+        # Created readable by its owner only (whoever reads it can forge any player's token);
+        # O_EXCL: never write through a file or link someone else put there.
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
+            file.write(key)
         return key
+    if path.stat().st_mode & 0o077 and path.stat().st_uid == os.getuid():
+        path.chmod(0o600)   # a key file from an older version, readable by everyone: tighten it
+    return key
 
 
 SECRET_KEY = _secret_key()
@@ -67,6 +73,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before CSRF: its token check reads the form, and a form in another charset must get a 400.
+    "mafiagames.middleware.utf8_forms_only",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -199,5 +207,10 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"mafiagames": {"handlers": ["console"], "level": "INFO"}},
+    "loggers": {
+        "mafiagames": {"handlers": ["console"], "level": "INFO"},
+        # Django's own setup prints these only with DEBUG on (and mails ADMINS, which we have
+        # none of): without this a view's 500 in production leaves no traceback anywhere.
+        "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+    },
 }

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi import day as D
 
+from ..text import showable
 from . import COMMON_ERRORS, FormError, form_seat, fill, key_of, own_view, public_view
 
 TEMPLATE_DIR = "engines/mrakoslapi"
@@ -441,7 +442,7 @@ def parse_action(post) -> dict:
     if kind == "defend":
         return {"type": kind, "how": post.get("how", "")}
     if kind == "accuse":
-        text = (post.get("text") or "").strip()
+        text = showable(post.get("text") or "")
         if len(text) > 200:
             raise FormError(_("Say it in at most 200 characters."))
         return {"type": kind, "target": form_seat(post.get("target")), "claim": post.get("claim", ""),

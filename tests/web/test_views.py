@@ -8,7 +8,7 @@ import pytest
 from django.core import signing
 from django.test import Client, override_settings
 
-from mafiagames import seating, services
+from mafiagames import addresses, seating, services
 from mafiagames.models import Game, Player, Room
 
 from .helpers import everyone_ready, host_client, player_client, room_with_players, started_game
@@ -196,7 +196,8 @@ def test_host_cannot_kick_during_a_game_and_can_start_the_next_with_the_same_pla
 
 
 @override_settings(PUBLIC_URL="")
-def test_qr_join_url_never_points_at_localhost():
+def test_qr_join_url_never_points_at_localhost(monkeypatch):
+    monkeypatch.setattr(addresses, "_interface_addresses", lambda: ["192.168.1.20"])
     room, _ = room_with_players(0)
     html = host_client(room).get(f"/r/{room.code}/", HTTP_HOST="localhost:8000").content.decode()
     url = re.search(r'class="url">([^<]+)<', html).group(1)
