@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -23,8 +25,45 @@ from . import db, rendering, screens, seating, services, taps, timers
 from .fanout import HUB
 from .models import Room
 
+log = logging.getLogger(__name__)
+
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_BIG = 1009        # RFC 6455: a message too big to process
+CLOSE_ERROR = 1011          # RFC 6455: the server met an unexpected condition
+CLOSE_FLOOD = 4429          # ours, like HTTP 429: this socket sent far more than a person taps
+
+# A tap is a few hundred bytes of form values, one level deep; a sync request is {"sync": true}.
+MAX_FRAME = 16 * 1024
+MAX_DEPTH = 4
+# A person taps a few times a second; a page adds a sync request now and then. A socket may send
+# BURST messages at once and RATE per second after that; one that sends more is closed.
+RATE, BURST = 10.0, 30.0
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether JSON text nests brackets deeper than ``limit``, found without parsing it
+    (json.loads recurses once per level: deep enough text raises RecursionError)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False   # every tap: too few brackets to be too deep
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
 
 
 class ScreenConsumer(AsyncWebsocketConsumer):
@@ -44,7 +83,26 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            # Left to Channels, the consumer would end here without disconnect(): the player
+            # "online" on the TV forever and a dead screen registered for pings.
+            log.exception("websocket %s in room %s failed on %s", type(self).__name__, self.code, message["type"])
+            await self.drop(CLOSE_ERROR)
+
+    async def drop(self, code: int):
+        """Undo everything connect() did, then close: whatever the client does next (or never
+        does), nothing of this socket is left registered or counted online."""
+        try:
+            await self.disconnect(code)
+        finally:
+            try:
+                await self.close(code=code)
+            except Exception:   # the socket may already be gone
+                pass
 
     async def connect(self):
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
@@ -56,6 +114,7 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         self.shown = -1         # room version this screen shows
         self.wanted = -1        # newest version we were told about
         self.worker: asyncio.Task | None = None
+        self.allowance, self.allowance_at = BURST, asyncio.get_running_loop().time()
         await self.accept()
         await HUB.register(self.code, self)
         self.registered = True
@@ -68,8 +127,10 @@ class ScreenConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if self.registered:
             self.registered = False
-            await HUB.unregister(self.code, self)
-            await self.closed()
+            try:
+                await HUB.unregister(self.code, self)
+            finally:
+                await self.closed()
 
     async def receive(self, text_data=None, bytes_data=None):
         """A message from the page: ``{"sync": true}`` or (phones) a tap, as htmx ws-send sends it.
@@ -77,8 +138,15 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         Channel layers deliver at most once, so pages ask now and then to be brought up to
         date; the current version is read from the database and only what changed is sent.
         """
+        if not self.within_rate():
+            await self.drop(CLOSE_FLOOD)
+            return
+        text = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if len(text) > MAX_FRAME:
+            await self.drop(CLOSE_TOO_BIG)
+            return
         try:
-            message = json.loads(text_data or "")
+            message = None if too_deep(text) else json.loads(text)
         except ValueError:
             message = None
         if not isinstance(message, dict):
@@ -87,6 +155,16 @@ class ScreenConsumer(AsyncWebsocketConsumer):
             await self.push(None)
         else:
             await self.tap(message)
+
+    def within_rate(self) -> bool:
+        """A token bucket: BURST messages at once, RATE a second after that."""
+        now = asyncio.get_running_loop().time()
+        self.allowance = min(BURST, self.allowance + (now - self.allowance_at) * RATE)
+        self.allowance_at = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
 
     async def tap(self, message: dict):
         await self.malformed()
@@ -106,8 +184,12 @@ class ScreenConsumer(AsyncWebsocketConsumer):
             self.worker = asyncio.ensure_future(self._catch_up())
 
     async def _catch_up(self):
-        while self.registered and self.shown < self.wanted:
-            await self.push(self.wanted)
+        try:
+            while self.registered and self.shown < self.wanted:
+                await self.push(self.wanted)
+        except Exception:   # a task of its own: nobody else would see this error
+            log.exception("screen %s in room %s failed to refresh", type(self).__name__, self.code)
+            await self.drop(CLOSE_ERROR)
 
     async def push(self, version: int | None):
         snap = await screens.snapshot(self.code, version)
@@ -154,6 +236,11 @@ class TvConsumer(ScreenConsumer):
         self.host = seating.is_host(room, cookies)
         return None
 
+    async def tap(self, message: dict):
+        """The TV never taps (its host controls post over HTTP with the host cookie): a socket that
+        sends taps here is not the TV page, so it is closed."""
+        await self.drop(CLOSE_FORBIDDEN)
+
     def render(self, snap):
         if snap.table is None:
             return None
@@ -164,6 +251,7 @@ class PhoneConsumer(ScreenConsumer):
     """One player's private screen; refused before the handshake without a valid token."""
 
     player_id: int | None = None
+    online = False   # counted in the player's connections (undone once, in closed())
 
     def identify(self, room, cookies):
         player = seating.player_from_cookies(room, cookies)
@@ -182,10 +270,19 @@ class PhoneConsumer(ScreenConsumer):
             await self.send(text_data=rendering.flash(result.message))
 
     async def opened(self):
-        await db.write(services.set_presence, self.player_id, +1)
+        # Set before the write: a refresh failing while it runs (the write pings the room) must
+        # find the count to undo. Increments commute, so -1 may even be written first.
+        self.online = True
+        try:
+            await db.write(services.set_presence, self.player_id, +1)
+        except BaseException:
+            self.online = False
+            raise
 
     async def closed(self):
-        await db.write(services.set_presence, self.player_id, -1)
+        if self.online:
+            self.online = False
+            await db.write(services.set_presence, self.player_id, -1)
 
     def render(self, snap):
         if snap.table is None or not any(p["id"] == self.player_id for p in snap.table.players):
@@ -197,7 +294,11 @@ class PhoneConsumer(ScreenConsumer):
         return rendering.phone_screen(snap.table, self.player_id, memo=snap.memo, kept=snap.kept)
 
     async def _removed(self):
-        with translation.override(self.language):
-            html = render_to_string("screens/removed.html")
-        await self.send(text_data=html)
-        await self.close(code=CLOSE_FORBIDDEN)
+        try:
+            with translation.override(self.language):
+                html = render_to_string("screens/removed.html")
+            await self.send(text_data=html)
+            await self.close(code=CLOSE_FORBIDDEN)
+        except Exception:   # a task of its own: nobody else would see this error
+            log.exception("telling a removed player in room %s failed", self.code)
+            await self.drop(CLOSE_ERROR)

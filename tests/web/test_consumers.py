@@ -9,9 +9,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from mafiagames import seating, services
+from mafiagames import consumers, seating, services
 from mafiagames.asgi import application
-from mafiagames.models import Game
+from mafiagames.consumers import CLOSE_ERROR, CLOSE_FLOOD, CLOSE_FORBIDDEN, CLOSE_TOO_BIG, MAX_FRAME
+from mafiagames.fanout import HUB
+from mafiagames.models import Game, Player
 
 from .helpers import room_with_players, started_game
 
@@ -57,6 +59,19 @@ async def receive_until(socket, needle: str, attempts: int = 10) -> str:
         if needle in frame:
             return frame
     raise AssertionError(f"{needle!r} not in {len(seen)} frames")
+
+
+async def receive_until_closed(socket, attempts: int = 20) -> int:
+    """The close code, after any screen frames still on their way."""
+    for _ in range(attempts):
+        output = await socket.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            return output.get("code", 1000)
+    raise AssertionError("the socket was not closed")
+
+
+def connections(player) -> int:
+    return Player.objects.get(pk=player.pk).connections
 
 
 async def test_tv_connect_gets_the_whole_screen():
@@ -278,10 +293,95 @@ async def test_malformed_socket_messages_get_a_message_and_change_nothing():
         await phone.send_to(text_data=text)
         answer = await receive_until(phone, 'id="flash"')
         assert 'role="alert"' in answer
-    # The TV cannot play: a tap from it is refused as malformed.
+    # The TV cannot play: a socket sending taps to the TV's address is not the TV page; closed.
     await tv.send_to(text_data=json.dumps({"action": "ready", "turn": "1"}))
-    assert "malformed" in await receive_until(tv, 'id="flash"')
+    assert await receive_until_closed(tv) == CLOSE_FORBIDDEN
     current = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     assert current.version == game.version
     await phone.disconnect()
-    await tv.disconnect()
+    await tv.wait()
+
+
+# -- consumers that cannot die dirty (issue 14) -----------------------------------------------------
+
+async def test_a_huge_frame_is_refused_unparsed_and_presence_returns_to_zero():
+    room, players = await database_sync_to_async(room_with_players)(2)
+    phone = phone_socket(players[0])
+    assert (await phone.connect())[0]
+    await phone.receive_from()
+    assert await database_sync_to_async(connections)(players[0]) == 1
+    await phone.send_to(text_data="[" * 200_000)   # 200 KB of nesting: RecursionError in json.loads
+    assert await receive_until_closed(phone) == CLOSE_TOO_BIG
+    await phone.wait()
+    assert await database_sync_to_async(connections)(players[0]) == 0
+    assert room.code not in HUB.rooms
+
+
+async def test_deep_nesting_within_the_size_limit_is_malformed_and_the_socket_lives_on():
+    room, players = await database_sync_to_async(room_with_players)(2)
+    phone = phone_socket(players[0])
+    assert (await phone.connect())[0]
+    await phone.receive_from()
+    deep = "{\"a\":" * (MAX_FRAME // 6) + "1" + "}" * (MAX_FRAME // 6)
+    assert len(deep) < MAX_FRAME and len(deep) > 10_000
+    await phone.send_to(text_data=deep)
+    assert "malformed" in await receive_until(phone, 'id="flash"')
+    await phone.send_to(text_data=json.dumps({"text": "[[[[[[[[ in a string is fine ]]]]]]]]", "sync": True}))
+    await phone.send_to(text_data=json.dumps({"sync": True}))   # answered: still open
+    await phone.disconnect()
+    assert await database_sync_to_async(connections)(players[0]) == 0
+
+
+def test_depth_is_counted_outside_strings_only():
+    assert consumers.too_deep("[[[[[[1]]]]]]")
+    assert not consumers.too_deep(json.dumps({"a": "[[[[[[[[[[", "b": "\\\"{{{{{{{{{"}))
+    assert not consumers.too_deep(json.dumps({"action": "vote", "targets": ["1", "2"], "turn": "3"}))
+
+
+async def test_an_error_while_handling_a_tap_closes_the_socket_and_undoes_presence(monkeypatch, caplog):
+    room, players, game = await database_sync_to_async(started_game)()
+    phone = phone_socket(players[0])
+    assert (await phone.connect())[0]
+    await phone.receive_from()
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+    monkeypatch.setattr(consumers.PhoneConsumer, "tap", broken)
+    await phone.send_to(text_data=json.dumps({"action": "ready", "turn": "1"}))
+    assert await receive_until_closed(phone) == CLOSE_ERROR
+    monkeypatch.undo()
+    await phone.wait()
+    assert await database_sync_to_async(connections)(players[0]) == 0
+    assert room.code not in HUB.rooms
+    assert "the database went away" in caplog.text   # logged with its traceback
+
+
+async def test_an_error_in_the_first_push_of_connect_leaves_nothing_registered(monkeypatch):
+    room, players = await database_sync_to_async(room_with_players)(2)
+
+    async def broken(self, version):
+        raise RuntimeError("the client was already gone")
+    monkeypatch.setattr(consumers.ScreenConsumer, "push", broken)
+    phone = phone_socket(players[0])
+    connected, _ = await phone.connect()
+    assert connected
+    assert await receive_until_closed(phone) == CLOSE_ERROR
+    await phone.wait()
+    assert await database_sync_to_async(connections)(players[0]) == 0
+    assert room.code not in HUB.rooms
+
+
+async def test_a_flooding_socket_is_closed_and_others_are_still_answered():
+    room, players = await database_sync_to_async(room_with_players)(2)
+    flooder, other = phone_socket(players[0]), phone_socket(players[1])
+    for socket in (flooder, other):
+        assert (await socket.connect())[0]
+        await socket.receive_from()
+    for _ in range(int(consumers.BURST) + 50):   # far more than any person taps, all at once
+        await flooder.send_to(text_data="not json")
+    assert await receive_until_closed(flooder, attempts=200) == CLOSE_FLOOD
+    await other.send_to(text_data="not json")
+    assert "malformed" in await receive_until(other, 'id="flash"', attempts=20)
+    await other.disconnect()
+    await flooder.wait()
+    assert await database_sync_to_async(connections)(players[0]) == 0
