@@ -235,7 +235,7 @@ async def probe_flood(server) -> dict:
             await asyncio.sleep(0)
     except Exception:  # noqa: BLE001 - the server closed it
         pass
-    closed = await close_code(ws, 1)
+    closed = await close_code(ws, 10)   # the close comes after the answers already queued
     if closed is None:
         ws.transport.abort()
     rss_peak = rss_kb(pid)

@@ -29,16 +29,19 @@ log = logging.getLogger(__name__)
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
-CLOSE_TOO_BIG = 1009        # RFC 6455: a message too big to process
-CLOSE_ERROR = 1011          # RFC 6455: the server met an unexpected condition
-CLOSE_FLOOD = 4429          # ours, like HTTP 429: this socket sent far more than a person taps
+# Daphne (autobahn) sends only 1000 or 3000–4999: RFC 6455's 1009 and 1011 would raise there
+# and leave the socket open. Our own codes mirror HTTP statuses.
+CLOSE_TOO_BIG = 4413        # like HTTP 413: a frame bigger than any page sends
+CLOSE_FLOOD = 4429          # like HTTP 429: this socket sent far more than a person taps
+CLOSE_ERROR = 1000          # a server error: 1000 makes the page reconnect (static/app.js)
+CLOSE_CODES = (CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TOO_BIG, CLOSE_FLOOD, CLOSE_ERROR)
 
 # A tap is a few hundred bytes of form values, one level deep; a sync request is {"sync": true}.
 MAX_FRAME = 16 * 1024
 MAX_DEPTH = 4
 # A person taps a few times a second; a page adds a sync request now and then. A socket may send
 # BURST messages at once and RATE per second after that; one that sends more is closed.
-RATE, BURST = 10.0, 30.0
+RATE, BURST = 20.0, 60.0
 
 
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
@@ -71,6 +74,7 @@ class ScreenConsumer(AsyncWebsocketConsumer):
 
     code: str = ""
     registered = False
+    dropped = False   # closed by us (drop()): anything the client still sends is ignored
     # No channel of its own: pings reach a screen through the hub (fanout.py), never through the
     # channel layer, so a per-socket channel (a Redis subscription when scaled out) would only
     # cost.  An alias that names no layer is how Channels is told so.
@@ -96,6 +100,7 @@ class ScreenConsumer(AsyncWebsocketConsumer):
     async def drop(self, code: int):
         """Undo everything connect() did, then close: whatever the client does next (or never
         does), nothing of this socket is left registered or counted online."""
+        self.dropped = True
         try:
             await self.disconnect(code)
         finally:
@@ -138,6 +143,8 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         Channel layers deliver at most once, so pages ask now and then to be brought up to
         date; the current version is read from the database and only what changed is sent.
         """
+        if self.dropped:
+            return   # closed already; daphne hands on what the client sent until it hangs up
         if not self.within_rate():
             await self.drop(CLOSE_FLOOD)
             return

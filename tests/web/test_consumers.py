@@ -332,6 +332,11 @@ async def test_deep_nesting_within_the_size_limit_is_malformed_and_the_socket_li
     assert await database_sync_to_async(connections)(players[0]) == 0
 
 
+def test_every_close_code_is_one_daphne_can_send():
+    # autobahn refuses anything but 1000 and 3000–4999: such a close would leave the socket open
+    assert all(code == 1000 or 3000 <= code <= 4999 for code in consumers.CLOSE_CODES)
+
+
 def test_depth_is_counted_outside_strings_only():
     assert consumers.too_deep("[[[[[[1]]]]]]")
     assert not consumers.too_deep(json.dumps({"a": "[[[[[[[[[[", "b": "\\\"{{{{{{{{{"}))
