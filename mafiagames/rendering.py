@@ -78,6 +78,11 @@ def _game_context(table: Table, view: dict) -> dict:
     online = {p["id"] for p in table.players if p["connected"]}
     for row in context.get("rows", []):
         row["connected"] = game["seats"][row["seat"]] in online
+    if game["status"] != "running":
+        # The ended game's rows stay (its reveal); the room has moved on: whoever joined since
+        # is listed under them, as the next game will seat them.
+        seated = set(game["seats"])
+        context["joined_since"] = [p for p in table.players if p["id"] not in seated]
     context.update(game_id=game["id"], turn=view.get("turn"),
                    tpl=pres.TEMPLATE_DIR, game_status=game["status"], deadline=deadline(game))
     return context
