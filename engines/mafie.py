@@ -1,7 +1,7 @@
 """Mafie — MINDOK's Czech edition of Don Eskridge's *The Resistance* (slug ``mafie``).
 
-Source: the Czech rulebook ``shared/seeds/000_82e72ada2159bcb0.txt`` (the authority), restated
-in English in ``shared/rules/mafie.md`` sections A.0–A.6 ("rules A.2" below means that file).
+Source: the Czech rulebook the Czech "Mafie" rulebook (the authority), restated
+in English in ``docs/rules/mafie.md`` sections A.0–A.6 ("rules A.2" below means that file).
 The Czech edition keeps the Resistance mechanics one to one but swaps the morals: the
 **mafiosi** are the uninformed majority and want every action (job) to *succeed*; the undercover
 **detectives** are the informed minority and want actions to *fail*.  The app is the game master:

@@ -1,7 +1,7 @@
 """Classic Mafia: GRANNA "Мафія" (``granna``) and the Polish "Mafia – zasady gry" (``mafia_pl``).
 
 One engine (``engine.py``) with two presets (``editions.py``); pure tables in ``roles.py``,
-``votes.py`` and ``night.py``.  Rules: ``shared/rules/classic-mafia.md`` §B, §C.
+``votes.py`` and ``night.py``.  Rules: ``docs/rules/classic-mafia.md`` §B, §C.
 """
 
 from engines.classic.editions import GRANNA as _GRANNA_SLUG

@@ -1,9 +1,9 @@
 """Classic Mafia — GRANNA "Мафія" (Ukrainian, slug ``granna``) and "Mafia – zasady gry" (Polish,
 slug ``mafia_pl``): one engine, two editions (``editions.py``).
 
-Sources: the rulebooks ``shared/seeds/003_0d5cf8ffce2294c2.txt`` (GRANNA) and
-``shared/seeds/004_a86846bf6ad7af51.txt`` (Polish) are the authority, restated in English in
-``shared/rules/classic-mafia.md`` §0, §B and §C ("rules B.2.1" below means that file).  The app
+Sources: the GRANNA "Мафія" rulebook (Ukrainian) and the Polish "Mafia – zasady gry" rulebook
+are the authority, restated in English in
+``docs/rules/classic-mafia.md`` §0, §B and §C ("rules B.2.1" below means that file).  The app
 is the game master: every human gets a role, the TV shows the public table, each phone its
 owner's secrets.  Teams: the mafia (mafiosi) against the police (policemen, the one agent and
 the Polish extra roles doctor, wizard and judge).

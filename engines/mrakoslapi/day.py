@@ -1,7 +1,7 @@
 """The Mrakošlapi day as a small state machine over a JSON ``day`` dict (rules §5, §6).
 
-"rules §5.5" means ``shared/rules/mrakoslapi.md``; the Czech rulebook
-``shared/seeds/002_cc6e21602ca95345.txt`` ("DEN", the day cards, "Den nemá význam když") is the
+"rules §5.5" means ``docs/rules/mrakoslapi.md``; the Czech rulebook
+the Czech Mrakošlapi rulebook ("DEN", the day cards, "Den nemá význam když") is the
 authority.  Pure functions: JSON in, JSON out, nothing here mutates its arguments, no clock.  The
 web layer owns the timers of rules §5.2 and calls the transition a timer stands for
 (``close_floor`` at ``T_floor_auto``/``T_floor_max``, ``defend(..., "timeout")``,

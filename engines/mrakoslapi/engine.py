@@ -2,7 +2,7 @@
 (``cards``, ``players``, ``night``, ``resolver``, ``announce``, ``day``) wired into the engine
 protocol of ``engines/base.py``, registered in ``engines/registry.py``.
 
-"rules §4.2" means ``shared/rules/mrakoslapi.md``; the Czech rulebook is the authority.
+"rules §4.2" means ``docs/rules/mrakoslapi.md``; the Czech rulebook is the authority.
 
 Phases (a cycle is night n then day n)::
 

@@ -1,6 +1,6 @@
 """Mafie (MINDOK, The Resistance re-themed): words and template context for its views.
 
-Narration follows shared/rules/mafie.md §A.4; the theme is the Czech one (rules A.0):
+Narration follows docs/rules/mafie.md §A.4; the theme is the Czech one (rules A.0):
 the majority are mafiosi who want jobs to succeed, the detectives sabotage them.
 """
 

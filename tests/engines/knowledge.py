@@ -31,7 +31,7 @@ class Knowledge:
 
 
 # --------------------------------------------------------------------------------------------
-# Mafie (shared/rules/mafie.md A.4)
+# Mafie (docs/rules/mafie.md A.4)
 # --------------------------------------------------------------------------------------------
 
 MAFIE_VARIANTS = 3
@@ -123,7 +123,7 @@ def mafie_event_problem(event: Event, state: State) -> str | None:
 
 
 # --------------------------------------------------------------------------------------------
-# Classic Mafia, GRANNA and Polish (shared/rules/classic-mafia.md B.4, C.4)
+# Classic Mafia, GRANNA and Polish (docs/rules/classic-mafia.md B.4, C.4)
 # --------------------------------------------------------------------------------------------
 
 CLASSIC_VARIANTS = 3
@@ -289,7 +289,7 @@ def classic_event_problem(event: Event, state: State) -> str | None:
 
 
 # --------------------------------------------------------------------------------------------
-# Mrakošlapi (shared/rules/mrakoslapi.md §3; engines/mrakoslapi/engine.py, "Our decisions")
+# Mrakošlapi (docs/rules/mrakoslapi.md §3; engines/mrakoslapi/engine.py, "Our decisions")
 # --------------------------------------------------------------------------------------------
 
 MRAKOSLAPI_VARIANTS = 2

@@ -1,6 +1,6 @@
 """Properties of the Mrakošlapi night resolver (rules §4.4 R1–R12, §4.6), on random nights.
 
-"rules §4.6" = shared/rules/mrakoslapi.md.  Random inputs go beyond legal deals (up to six Mág
+"rules §4.6" = docs/rules/mrakoslapi.md.  Random inputs go beyond legal deals (up to six Mág
 numbers, any seats, any number of mirrors and Mrakošlapy); the resolver must not care.
 """
 
