@@ -58,6 +58,16 @@ async def seated_phone(server, code: str, name: str) -> Client:
     return phone
 
 
+async def seated_socket(server):
+    """A fresh room, a seated phone "Ann" and her open socket (its first screen read)."""
+    host = Client(server.url)
+    code = await create_room(host)
+    phone = await seated_phone(server, code, "Ann")
+    ws = await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url, phone.cookie_header())
+    await ws.recv()
+    return host, code, phone, ws
+
+
 async def close_code(ws, within: float) -> int | None:
     """The code the server closed ``ws`` with, reading what it sends meanwhile; None if still open."""
     end = time.monotonic() + within
@@ -158,12 +168,8 @@ async def probe_headers(server) -> dict:
 
 
 async def probe_deep_json(server) -> dict:
-    host = Client(server.url)
-    code = await create_room(host)
-    phone = await seated_phone(server, code, "Ann")
     before = len(daphne_errors(server.log.name))
-    ws = await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url, phone.cookie_header())
-    await ws.recv()
+    host, code, phone, ws = await seated_socket(server)
     await ws.send("[" * 200_000)
     code_seen = await close_code(ws, 3)
     if code_seen is None:
@@ -218,11 +224,7 @@ async def probe_tv_tap(server) -> dict:
 
 
 async def probe_flood(server) -> dict:
-    host = Client(server.url)
-    code = await create_room(host)
-    phone = await seated_phone(server, code, "Ann")
-    ws = await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url, phone.cookie_header())
-    await ws.recv()
+    host, code, phone, ws = await seated_socket(server)
     pid = server.process.pid
     rss0, cpu0 = rss_kb(pid), proc_cpu_seconds(pid)
     frame = json.dumps({"turn": "0", "action": "noop"})
