@@ -143,6 +143,12 @@ def narrate(item: dict, names: list[str], view: dict) -> str:
     return fill(line, params)
 
 
+def role_text(view: dict) -> str:
+    """A seat's cards in words, from its own view: the reveal of a game the host ended."""
+    cards = view["me"]["cards"]
+    return ", ".join(card_name(c["type"], c["no"]) for c in cards) if cards is not None else str(_("out of the game"))
+
+
 def present(view: dict, names: list[str]) -> dict:
     """Template context for a Mrakošlapi view (the TV when view["me"] is None)."""
     d = view.get("day")
