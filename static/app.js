@@ -180,6 +180,62 @@
       : button.hasAttribute("data-replay-back") ? shown - 1 : all);
   });
 
+  // A Mrakošlapi night in equal steps (presenters/mrakoslapi.py night_steps): one step shown at a
+  // time, and the step a player is on stays shown when the server sends a new screen. A Mág's
+  // tunnel takes two taps: where it starts, then where it leads (one form per name, as for
+  // every other card, so the step looks like every other phone's).
+  var night = { number: null, step: 1, from: {} };
+  function showNightStep() {
+    var box = document.querySelector("[data-steps]");
+    if (!box) { return; }
+    if (box.getAttribute("data-steps") !== night.number) {
+      night = { number: box.getAttribute("data-steps"), step: 1, from: {} };
+    }
+    var steps = box.querySelectorAll("[data-night-step]");
+    night.step = Math.max(1, Math.min(night.step, steps.length));
+    steps.forEach(function (step, i) { step.hidden = i !== night.step - 1; });
+    var count = document.querySelector("[data-step-count]");
+    var label = document.querySelector("[data-step-label]");
+    if (count && label) {
+      count.textContent = label.getAttribute("data-step-label")
+        .replace("{n}", night.step).replace("{of}", steps.length);
+    }
+    box.querySelectorAll("[data-pair]").forEach(function (prompt) {
+      var from = night.from[prompt.getAttribute("data-prompt")];
+      if (from !== undefined) { markTunnelStart(prompt, from); }
+    });
+  }
+  function markTunnelStart(prompt, seat) {
+    prompt.querySelectorAll("form.target-choice").forEach(function (form) {
+      var to = form.querySelector("input[name=to]");
+      form.querySelector("button").setAttribute("aria-pressed", String(!!to && to.value === seat));
+    });
+    prompt.querySelector(".ask").textContent = prompt.getAttribute("data-then");
+  }
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("[data-step-prev],[data-step-next]");
+    if (!button) { return; }
+    night.step += button.hasAttribute("data-step-next") ? 1 : -1;
+    showNightStep();
+  });
+  document.addEventListener("htmx:wsConfigSend", function (e) {
+    var prompt = e.target.closest && e.target.closest("[data-pair]");
+    var to = e.detail.parameters.to;
+    if (!prompt || to === undefined) { return; }
+    var key = prompt.getAttribute("data-prompt");
+    if (night.from[key] === undefined) {      // the first tap: where the tunnel starts
+      night.from[key] = String(to);
+      e.preventDefault();
+      if (e.detail.triggeringEvent) { e.detail.triggeringEvent.preventDefault(); }
+      markTunnelStart(prompt, night.from[key]);
+      return;
+    }
+    e.detail.parameters.from = night.from[key];
+    delete night.from[key];
+  });
+  document.addEventListener("htmx:oobAfterSwap", showNightStep);
+  document.addEventListener("DOMContentLoaded", showNightStep);
+
   // Countdowns to the game master's next timed move: [data-deadline] holds the server's due time
   // (ms since the epoch); the server makes the move, this only shows the seconds left.
   function tick() {
