@@ -258,3 +258,22 @@ def test_the_counter_forgets_old_windows_and_bounds_its_memory():
     for key in "bcdefgh":
         limit.hit(key)
     assert len(limit._windows) <= 4
+
+
+async def test_probing_room_codes_over_websockets_counts_too():
+    room, _ = await database_sync_to_async(room_with_players)(1)
+    from .test_consumers import tv_socket
+
+    def from_prober(code):
+        socket = tv_socket(room)
+        socket.scope["path"] = f"/ws/r/{code}/"
+        socket.scope["client"] = ["10.0.0.44", 5555]
+        return socket
+
+    for _ in range(limits.MISSES.count):
+        assert (await from_prober("QQQQ").connect()) == (False, 4404)
+    assert (await from_prober(room.code).connect()) == (False, 4404)     # the list is not for reading
+    other = tv_socket(room)
+    other.scope["client"] = ["10.0.0.45", 5555]
+    assert (await other.connect())[0]
+    await other.disconnect()
