@@ -124,7 +124,11 @@ def _join_page(request: HttpRequest, room: Room, error: str = "", status: int = 
     name = request.POST.get("name", "")[:100] if request.method == "POST" else ""
     taken = next((p for p in players if error and p.name_key == " ".join(name.split()).casefold()), None)
     return render(request, "join.html", {"room": room, "error": error, "name": name, "players": players,
-                                         "taken": taken}, status=status)
+                                         "taken": taken, "heading": _join_heading(room)}, status=status)
+
+
+def _join_heading(room: Room) -> str:
+    return _("Join room %(code)s") % {"code": room.code}
 
 
 @require_GET
@@ -145,7 +149,8 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
             return response
         if player is None:
             template = "claim_status.html" if request.htmx else "claim.html"
-            return render(request, template, {"room": room, "claim": asked, "name": asked.player.name})
+            return render(request, template, {"room": room, "claim": asked, "name": asked.player.name,
+                                              "heading": _join_heading(room)})
         response = HttpResponse(status=204)
         if request.htmx:
             response["HX-Redirect"] = reverse("phone", kwargs={"code": room.code})
@@ -163,15 +168,16 @@ def host_login(request: HttpRequest, code: str) -> HttpResponse:
     gives this browser the host cookie.  A few tries a minute (limits.HOST_CODE_*)."""
     room = _room(request, code)
     with translation.override(room.language):
+        page = {"room": room, "heading": _("Host room %(code)s") % {"code": room.code}}
         if request.method == "GET":
-            return render(request, "host_login.html", {"room": room})
+            return render(request, "host_login.html", page)
         address = _address(request)
         if not (limits.allow(limits.HOST_CODE_TRIES, address, room.pk)
                 and limits.allow(limits.HOST_CODE_ROOM, address, room.pk, shared=True)):
-            return render(request, "host_login.html", {"room": room, "error": _(
+            return render(request, "host_login.html", {**page, "error": _(
                 "Too many tries. Wait a minute and try again.")}, status=429)
         if not seating.host_code_matches(room, request.POST.get("host_code", "")):
-            return render(request, "host_login.html", {"room": room, "error": _(
+            return render(request, "host_login.html", {**page, "error": _(
                 "That is not this room's host code.")}, status=403)
         response = redirect("tv", code=room.code)
         seating.set_cookie(response, seating.host_cookie_name(room.code), seating.host_token(room))

@@ -14,8 +14,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import join_phone, needs_chromium, open_tv, shown_turn, shown_version, start_game, wait_for_next_step
-from .test_classic_polish import NAMES, STEP_LIMIT, act_once, can_act
+from .conftest import join_phone, needs_chromium, open_tv, shown_turn, start_game
+from .test_classic_polish import NAMES, play_until
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 
@@ -33,20 +33,15 @@ def test_a_phone_lost_mid_vote_comes_back_with_the_hosts_approval(live_daphne, b
     start_game(tv, phones)
 
     # Play until the first vote has begun and a living player can vote.
-    for _ in range(STEP_LIMIT):
-        if tv.locator("#tv-main h2.phase").inner_text() == "Vote":
-            turn = shown_turn(tv)
-            voters = [p for p in phones if vote_buttons(p, turn).count()]
-            if voters:
-                break
-        before = shown_version(tv)
-        if act_once(tv, phones):
-            wait_for_next_step(tv, before)
-        else:
-            wait_for_next_step(tv, before, ready=lambda: can_act(tv, phones))
-    else:
-        pytest.fail("no vote reached")
+    voters = []
 
+    def voting() -> bool:
+        if tv.locator("#tv-main h2.phase").inner_text() == "Vote":
+            voters[:] = [p for p in phones if vote_buttons(p, shown_turn(tv)).count()]
+        return bool(voters)
+
+    play_until(tv, phones, voting)
+    turn = shown_turn(tv)
     lost = voters[-1]
     seat = phones.index(lost)
     name = NAMES[seat]
@@ -84,16 +79,7 @@ def test_a_phone_lost_mid_vote_comes_back_with_the_hosts_approval(live_daphne, b
     assert "/j/" in stale_page.url
     stale.close()
 
-    for _ in range(STEP_LIMIT):
-        if tv.locator("#tv-main .result").count():
-            break
-        before = shown_version(tv)
-        if act_once(tv, phones):
-            wait_for_next_step(tv, before)
-        else:
-            wait_for_next_step(tv, before, ready=lambda: can_act(tv, phones))
-    else:
-        pytest.fail(f"no winner after {STEP_LIMIT} steps")
+    play_until(tv, phones, lambda: tv.locator("#tv-main .result").count() > 0)
     expect(tv.locator("#tv-main .result h2")).to_contain_text(re.compile("win!"))
     expect(borrowed.locator("#ph-panel h2")).to_contain_text(re.compile("You won!|You lost."))
     tv.screenshot(path=str(output_dir / "tv-end.png"))
