@@ -1,4 +1,4 @@
-// mafiagames client glue: reconnects, press-and-hold role card, narration speech, wake lock.
+// mafiagames client glue: reconnects, press-and-hold role card, narration speech, screens that stay on.
 // Everything else is server-rendered and swapped in by htmx (fragments by id over the websocket).
 (function () {
   "use strict";
@@ -45,16 +45,63 @@
     if (!document.hidden && socket && !open) {
       socket.reconnect();
     }
-    if (!document.hidden) { requestWakeLock(); }
+    if (!document.hidden) { keepAwake(); }
   });
 
-  // Screen wake lock on phones, where the browser allows it (secure contexts only).
-  function requestWakeLock() {
-    if (document.body.classList.contains("phone") && navigator.wakeLock && !document.hidden) {
-      navigator.wakeLock.request("screen").catch(function () {});
+  // Screens must not sleep mid-game: phones, and the TV laptop too. The Wake Lock API exists only
+  // in secure contexts (https, localhost), so a phone on http://<LAN address> has no
+  // navigator.wakeLock. There (or when the lock is refused) a tiny muted video of a canvas this
+  // page paints itself plays instead: Chromium holds a screen wake lock while a visible video
+  // plays, and exempts a MediaStream video from its minimum size (blink's VideoWakeLock).
+  // A muted video cannot keep an iPhone awake (WebKit wants one that plays sound): see
+  // docs/operations.md, "Screens that stay on".
+  var wakeVideo = null;
+  function awakeScreen() {
+    return document.body.classList.contains("phone") || document.body.classList.contains("tv");
+  }
+  function keepAwake() {
+    if (!awakeScreen() || document.hidden) { return; }
+    if (navigator.wakeLock) {
+      navigator.wakeLock.request("screen").catch(playWakeVideo);
+    } else if (wakeVideo) {
+      playWakeVideo();   // it pauses while the page is hidden; a muted video may play without a tap
     }
   }
-  document.addEventListener("DOMContentLoaded", requestWakeLock);
+  function playWakeVideo() {
+    wakeVideo = wakeVideo || makeWakeVideo();
+    if (wakeVideo && wakeVideo.paused && !document.hidden) { wakeVideo.play().catch(function () {}); }
+  }
+  function makeWakeVideo() {
+    var canvas = document.createElement("canvas");
+    if (!canvas.captureStream) { return null; }
+    canvas.width = canvas.height = 2;
+    var paint = canvas.getContext("2d");
+    var frame = 0;
+    function repaint() {
+      paint.fillStyle = frame++ % 2 ? "#000" : "#111";
+      paint.fillRect(0, 0, 2, 2);
+    }
+    repaint();
+    var video = document.createElement("video");
+    video.className = "wake-video";
+    video.muted = true;
+    video.setAttribute("muted", "");
+    video.setAttribute("playsinline", "");
+    video.setAttribute("aria-hidden", "true");
+    video.srcObject = canvas.captureStream();
+    document.body.appendChild(video);
+    // A canvas stream carries a frame only when the canvas changes: without one now and then the
+    // video stands still.
+    setInterval(function () { if (!video.paused) { repaint(); } }, 1000);
+    return video;
+  }
+  document.addEventListener("DOMContentLoaded", keepAwake);
+  // Browsers play a video only after the first tap on the page (autoplay policies).
+  ["click", "keydown"].forEach(function (type) {
+    document.addEventListener(type, function () {
+      if (!navigator.wakeLock && awakeScreen()) { playWakeVideo(); }
+    }, true);
+  });
 
   // Press and hold to peek at the secret role; it hides again when released or left.
   document.addEventListener("pointerdown", function (e) {
