@@ -180,6 +180,10 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             await self.send(text_data=rendering.flash(_("That request was malformed.")))
 
+    async def busy(self):
+        with translation.override(self.language):
+            await self.send(text_data=rendering.flash(taps.busy().message))
+
     # -- refreshing ----------------------------------------------------------------------------
 
     def refresh_soon(self, version: int) -> None:
@@ -193,6 +197,11 @@ class ScreenConsumer(AsyncWebsocketConsumer):
     async def _catch_up(self):
         try:
             while self.registered and self.shown < self.wanted:
+                # The room's taps queued for the writer will each make a newer version (and ping
+                # before they are done): render once they are written, only the newest.  Twenty
+                # votes at once then cost each screen one render, not twenty, and the writer and
+                # the taps' answers do not wait behind renders of versions already replaced.
+                await db.settled(self.code)
                 await self.push(self.wanted)
         except Exception:   # a task of its own: nobody else would see this error
             log.exception("screen %s in room %s failed to refresh", type(self).__name__, self.code)
@@ -270,7 +279,11 @@ class PhoneConsumer(ScreenConsumer):
     async def tap(self, message: dict):
         """A tap over the socket (the Origin check at the handshake stands in for CSRF)."""
         message.pop("HEADERS", None) or message.pop("headers", None)  # htmx 2 / htmx 4
-        result = await db.write(taps.tap_by_id, self.player_id, taps.form_from_json(message))
+        try:
+            result = await db.write_queued(self.code, taps.tap_by_id, self.player_id, taps.form_from_json(message))
+        except db.Busy:
+            await self.busy()
+            return
         if result.status == 204:  # the ack: clears an old message; the new screen follows the ping
             await self.send(text_data=rendering.flash("", "clear", result.room_version))
         else:

@@ -21,7 +21,7 @@ from .presenters import FormError, error_message, presenter
 
 @dataclass(frozen=True)
 class TapResult:
-    status: int            # HTTP-like: 204 applied, 400 malformed, 403 not yours, 409 not now
+    status: int            # HTTP-like: 204 applied, 400 malformed, 403 not yours, 409 not now, 429 busy
     message: str           # for the player who tapped; empty when applied
     room_version: int | None = None
 
@@ -57,6 +57,11 @@ def tap(room: Room, player_id: int, form) -> TapResult:
             return TapResult(status, error_message(room.ruleset, exc))
         timers.after_commit(game)   # the game master may owe it a move (a window to close)
         return TapResult(204, "", game.room_version)
+
+
+def busy() -> TapResult:
+    """The answer to a tap that found its room's queue full (db.MAX_QUEUED): nothing was done."""
+    return TapResult(429, _("The room is busy. Try again in a moment."))
 
 
 def tap_by_id(player_id: int, form) -> TapResult:
