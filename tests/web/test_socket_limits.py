@@ -1,0 +1,138 @@
+"""A room's queue of taps for the writer thread is bounded, and screens render only the newest
+version when several are queued (issue 14: one flooder cannot delay other rooms; bursts).
+
+The writer thread is held at a gate (``WriterGate``) so that the order of events is decided by
+the test, not by the speed of the machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import threading
+
+import pytest
+from channels.db import database_sync_to_async
+
+from mafiagames import consumers, db, taps
+from mafiagames.models import Game, Room
+
+from .helpers import started_game
+from .test_consumers import marker, phone_socket, receive_until, tv_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+HANG_GUARD = 30  # seconds: only a broken test ever waits this long
+
+
+@pytest.fixture
+def gate(monkeypatch):
+    gate = WriterGate(monkeypatch)
+    yield gate
+    gate.let_all_through()   # whatever the test did, the writer thread is not left waiting
+
+
+class WriterGate:
+    """Holds every tap at the writer thread's door until the test lets it through."""
+
+    def __init__(self, monkeypatch):
+        self.entered: queue.Queue[int] = queue.Queue()   # player ids, in the order they reached the writer
+        self.passes = threading.Semaphore(0)
+        self.open = threading.Event()
+        original = taps.tap_by_id
+
+        def gated(player_id, form):
+            self.entered.put(player_id)
+            if not self.open.is_set():
+                self.passes.acquire(timeout=HANG_GUARD)
+            return original(player_id, form)
+        monkeypatch.setattr(taps, "tap_by_id", gated)
+
+    async def next_in(self) -> int:
+        """The player whose tap reached the writer next (waits for it)."""
+        return await asyncio.get_running_loop().run_in_executor(None, self.entered.get, True, HANG_GUARD)
+
+    def let_one_through(self) -> None:
+        self.passes.release()
+
+    def let_all_through(self) -> None:
+        self.open.set()
+        for _ in range(100):
+            self.passes.release()
+
+
+def ready(game: Game) -> str:
+    return json.dumps({"action": "ready", "turn": str(game.state["turn"]), "HEADERS": {"HX-Request": "true"}})
+
+
+async def connected(*sockets):
+    for socket in sockets:
+        assert (await socket.connect())[0]
+        await socket.receive_from()
+    return sockets
+
+
+async def test_a_full_room_queue_answers_busy_at_once_and_other_rooms_still_get_in(monkeypatch, gate):
+    """With the room's queue full, its next tap is refused at once ("busy", nothing done) rather
+    than queued ahead of other rooms' taps; another room's tap is queued and applied."""
+    monkeypatch.setattr(db, "MAX_QUEUED", 1, raising=False)
+    room, players, game = await database_sync_to_async(started_game)()
+    other_room, other_players, other_game = await database_sync_to_async(started_game)()
+    first, second, elsewhere = await connected(phone_socket(players[0]), phone_socket(players[1]),
+                                               phone_socket(other_players[0]))
+
+    await first.send_to(text_data=ready(game))
+    assert await gate.next_in() == players[0].pk          # in the writer: the room's queue is full
+    await second.send_to(text_data=ready(game))
+    refusal = await receive_until(second, 'id="flash"')   # answered while the writer is still held
+    assert "The room is busy. Try again in a moment." in refusal and 'role="alert"' in refusal
+    await elsewhere.send_to(text_data=ready(other_game))  # another room: its own queue has room
+
+    gate.let_all_through()
+    assert await gate.next_in() == other_players[0].pk    # next in the writer: the busy tap never queued
+    assert 'class="flash clear"' in await receive_until(first, 'id="flash"')
+    assert 'class="flash clear"' in await receive_until(elsewhere, 'id="flash"')
+    game = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    other_game = await database_sync_to_async(Game.objects.get)(pk=other_game.pk)
+    assert game.state["ready"] == [0] and other_game.state["ready"] == [0]   # the refused tap changed nothing
+    assert gate.entered.empty()
+    for socket in (first, second, elsewhere):
+        await socket.disconnect()
+
+
+async def test_versions_committed_while_a_render_waits_are_rendered_once_at_the_newest(monkeypatch, gate):
+    """Five taps queued at once: the first is written, and while the next four wait for the writer,
+    the screens do not render the first's version (its render would be stale at once and would
+    hold up the writer and the answers); once all five are written every screen renders the newest
+    version, once."""
+    room, players, game = await database_sync_to_async(started_game)()
+    tv, *phones = await connected(tv_socket(room), *(phone_socket(p) for p in players))
+    # Presence pings of the connections above may still be on their way: only renders of versions
+    # made by the taps below are counted.
+    before = (await database_sync_to_async(Room.objects.get)(pk=room.pk)).version
+    renders: list[tuple[str, int]] = []
+    for kind in (consumers.TvConsumer, consumers.PhoneConsumer):
+        original = kind.render
+
+        def counted(self, snap, original=original):
+            if snap.version > before:
+                renders.append((id(self), snap.version))
+            return original(self, snap)
+        monkeypatch.setattr(kind, "render", counted)
+
+    for phone in phones:
+        await phone.send_to(text_data=ready(game))
+    await gate.next_in()
+    gate.let_one_through()      # the first tap commits and pings…
+    await gate.next_in()        # …and the second is held in the writer, the others queued behind it
+    gate.let_all_through()
+    for phone in phones:
+        assert 'class="flash clear"' in await receive_until(phone, 'id="flash"')
+    newest = (await database_sync_to_async(Room.objects.get)(pk=room.pk)).version
+    assert newest == before + 5
+    assert marker(await receive_until(tv, f'data-v="{newest}"')) == newest
+
+    assert {version for _, version in renders} == {newest}, "only the newest version was rendered"
+    assert len(renders) == len(set(renders)) == 1 + len(phones), "each screen rendered it once"
+    for socket in (tv, *phones):
+        await socket.disconnect()
