@@ -11,6 +11,7 @@ number, and a phone renders only its own seat.
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import logging
 
@@ -42,6 +43,9 @@ MAX_DEPTH = 4
 # A person taps a few times a second; a page adds a sync request now and then. A socket may send
 # BURST messages at once and RATE per second after that; one that sends more is closed.
 RATE, BURST = 20.0, 60.0
+# Taps of one socket waiting while its previous tap is written (a double tap, a tap during a
+# burst); one more is answered "busy".  One tap of a socket is written at a time.
+MAX_TAPS_WAITING = 4
 
 
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
@@ -69,6 +73,21 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
+def stop_reading(send) -> None:
+    """Read nothing more from this socket: what we send still goes out.
+
+    Daphne (autobahn) reads and parses every frame a client sends after we closed the socket,
+    until the client answers the close or a second has passed; the frames of a flooder, queued
+    for a consumer that ignores them, kept the event loop busy for seconds, and every room's
+    taps waited (docs/performance.md, Probes).  Daphne hands the application
+    ``partial(handle_reply, protocol)`` as ``send``; under any other server this does nothing.
+    """
+    protocol = next(iter(getattr(send, "args", ())), None)
+    pause = getattr(getattr(protocol, "transport", None), "pauseProducing", None)
+    if pause is not None:
+        pause()
+
+
 class ScreenConsumer(AsyncWebsocketConsumer):
     """Shared plumbing: who is this, register for pings, coalesce refreshes, diff fragments."""
 
@@ -79,6 +98,14 @@ class ScreenConsumer(AsyncWebsocketConsumer):
     # channel layer, so a per-socket channel (a Redis subscription when scaled out) would only
     # cost.  An alias that names no layer is how Channels is told so.
     channel_layer_alias = "no layer: pings come through fanout.HUB"
+
+    inbox = None   # where the server queues this socket's frames (daphne, the test communicator)
+
+    async def __call__(self, scope, receive, send):
+        # Daphne hands the frames over as ``asyncio.Queue.get`` of the socket's queue: its length
+        # tells a flood as it arrives (``backlog``).
+        self.inbox = getattr(receive, "__self__", None)
+        await super().__call__(scope, receive, send)
 
     async def dispatch(self, message):
         """As Channels does, minus ``aclose_old_connections()`` before every message: that is a
@@ -98,16 +125,16 @@ class ScreenConsumer(AsyncWebsocketConsumer):
             await self.drop(CLOSE_ERROR)
 
     async def drop(self, code: int):
-        """Undo everything connect() did, then close: whatever the client does next (or never
-        does), nothing of this socket is left registered or counted online."""
+        """Close, then undo everything connect() did: whatever the client does next (or never
+        does), nothing of this socket is left registered or counted online.  The close comes
+        first: undoing waits for the writer thread, which a flood may be keeping busy."""
         self.dropped = True
+        stop_reading(self.base_send)
         try:
-            await self.disconnect(code)
-        finally:
-            try:
-                await self.close(code=code)
-            except Exception:   # the socket may already be gone
-                pass
+            await self.close(code=code)
+        except Exception:   # the socket may already be gone
+            pass
+        await self.disconnect(code)
 
     async def connect(self):
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
@@ -145,7 +172,7 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         """
         if self.dropped:
             return   # closed already; daphne hands on what the client sent until it hangs up
-        if not self.within_rate():
+        if not self.within_rate() or self.backlog() > BURST:
             await self.drop(CLOSE_FLOOD)
             return
         text = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
@@ -162,6 +189,14 @@ class ScreenConsumer(AsyncWebsocketConsumer):
             await self.push(None)
         else:
             await self.tap(message)
+
+    def backlog(self) -> int:
+        """Frames the client sent that wait for this consumer.  The rate is counted as frames
+        are handled, and a flood slows their handling down: the event loop spends its time
+        parsing the flood (64 KB, some 2,500 frames at a time), and handling one frame takes
+        Channels a turn or two of the loop, so a socket flooding as fast as it could was handled
+        at ~12 frames a second, under the limit, for as long as it flooded."""
+        return self.inbox.qsize() if hasattr(self.inbox, "qsize") else 0
 
     def within_rate(self) -> bool:
         """A token bucket: BURST messages at once, RATE a second after that."""
@@ -268,6 +303,7 @@ class PhoneConsumer(ScreenConsumer):
 
     player_id: int | None = None
     online = False   # counted in the player's connections (undone once, in closed())
+    tapper: asyncio.Task | None = None   # writes this socket's taps, one at a time
 
     def identify(self, room, cookies):
         player = seating.player_from_cookies(room, cookies)
@@ -277,19 +313,42 @@ class PhoneConsumer(ScreenConsumer):
         return None
 
     async def tap(self, message: dict):
-        """A tap over the socket (the Origin check at the handshake stands in for CSRF)."""
+        """A tap over the socket (the Origin check at the handshake stands in for CSRF).
+
+        Written one at a time, in the order sent, by a task of their own (``_write_taps``):
+        ``receive`` goes straight on to the next frame, so the rate limit meets a flood as it
+        arrives, not after its taps were written one by one while it went on arriving."""
         message.pop("HEADERS", None) or message.pop("headers", None)  # htmx 2 / htmx 4
+        if len(self.taps) >= MAX_TAPS_WAITING:
+            await self.busy()
+            return
+        self.taps.append(message)
+        if self.tapper is None or self.tapper.done():
+            self.tapper = asyncio.ensure_future(self._write_taps())
+
+    async def _write_taps(self):
+        try:
+            while self.taps and self.registered:
+                await self._write_tap(self.taps.popleft())
+        except Exception:   # a task of its own: nobody else would see this error
+            log.exception("a tap in room %s failed", self.code)
+            await self.drop(CLOSE_ERROR)
+
+    async def _write_tap(self, message: dict):
         try:
             result = await db.write_queued(self.code, taps.tap_by_id, self.player_id, taps.form_from_json(message))
         except db.Busy:
             await self.busy()
             return
+        if not self.registered:
+            return   # the socket went while its tap was written (the tap stands)
         if result.status == 204:  # the ack: clears an old message; the new screen follows the ping
             await self.send(text_data=rendering.flash("", "clear", result.room_version))
         else:
             await self.send(text_data=rendering.flash(result.message))
 
     async def opened(self):
+        self.taps: collections.deque[dict] = collections.deque()
         # Set before the write: a refresh failing while it runs (the write pings the room) must
         # find the count to undo. Increments commute, so -1 may even be written first.
         self.online = True

@@ -19,7 +19,7 @@ from mafiagames import consumers, db, taps
 from mafiagames.models import Game, Room
 
 from .helpers import started_game
-from .test_consumers import marker, phone_socket, receive_until, tv_socket
+from .test_consumers import marker, phone_socket, receive_until, receive_until_closed, tv_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HANG_GUARD = 30  # seconds: only a broken test ever waits this long
@@ -136,3 +136,16 @@ async def test_versions_committed_while_a_render_waits_are_rendered_once_at_the_
     assert len(renders) == len(set(renders)) == 1 + len(phones), "each screen rendered it once"
     for socket in (tv, *phones):
         await socket.disconnect()
+
+
+async def test_a_flood_is_closed_as_it_arrives_even_while_its_taps_wait_for_the_writer(gate):
+    """The rate was counted only as frames were handled, and a socket's taps were handled one
+    write at a time: a flood handled slowly (a busy writer, a busy event loop) stayed under the
+    limit for as long as it flooded.  Frames waiting beyond a burst close the socket at once."""
+    room, players, game = await database_sync_to_async(started_game)()
+    flooder, = await connected(phone_socket(players[0]))
+    for _ in range(int(consumers.BURST) + 20):    # all queued before the consumer handles one
+        await flooder.send_to(text_data=ready(game))
+    # The writer is held (``gate``): a tap that reached it would not be answered, nor the next
+    # frame handled by a consumer that waits for its tap.
+    assert await receive_until_closed(flooder, attempts=int(consumers.BURST) + 20) == consumers.CLOSE_FLOOD
