@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import itertools
 import json
 import logging
 
@@ -34,8 +35,9 @@ CLOSE_NOT_FOUND = 4404
 # and leave the socket open. Our own codes mirror HTTP statuses.
 CLOSE_TOO_BIG = 4413        # like HTTP 413: a frame bigger than any page sends
 CLOSE_FLOOD = 4429          # like HTTP 429: this socket sent far more than a person taps
+CLOSE_REPLACED = 4409       # like HTTP 409: the same player's newer sockets took this one's place
 CLOSE_ERROR = 1000          # a server error: 1000 makes the page reconnect (static/app.js)
-CLOSE_CODES = (CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TOO_BIG, CLOSE_FLOOD, CLOSE_ERROR)
+CLOSE_CODES = (CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TOO_BIG, CLOSE_FLOOD, CLOSE_REPLACED, CLOSE_ERROR)
 
 # A tap is a few hundred bytes of form values, one level deep; a sync request is {"sync": true}.
 MAX_FRAME = 16 * 1024
@@ -46,6 +48,12 @@ RATE, BURST = 20.0, 60.0
 # Taps of one socket waiting while its previous tap is written (a double tap, a tap during a
 # burst); one more is answered "busy".  One tap of a socket is written at a time.
 MAX_TAPS_WAITING = 4
+# Open sockets of one player in this process: a phone and a laptop, or a phone whose old socket
+# has not yet been noticed dead after a network change.  The oldest beyond it are closed: every
+# socket may send RATE taps a second, and a hundred sockets of one seat flooded the server
+# within that rate (docs/performance.md, Probes: room_flood).
+MAX_SOCKETS_PER_PLAYER = 3
+_opened = itertools.count()   # the order sockets were opened in
 
 
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
@@ -76,11 +84,12 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
 def stop_reading(send) -> None:
     """Read nothing more from this socket: what we send still goes out.
 
-    Daphne (autobahn) reads and parses every frame a client sends after we closed the socket,
-    until the client answers the close or a second has passed; the frames of a flooder, queued
-    for a consumer that ignores them, kept the event loop busy for seconds, and every room's
-    taps waited (docs/performance.md, Probes).  Daphne hands the application
-    ``partial(handle_reply, protocol)`` as ``send``; under any other server this does nothing.
+    Daphne (autobahn) goes on reading and parsing what a client sends after we closed its
+    socket, until the client answers the close or a second has passed (autobahn's close
+    handshake timeout): a flooder's frames, some 2,500 per 64 KB read, each queued for a
+    consumer that only ignores them.  Daphne hands the application
+    ``partial(handle_reply, protocol)`` as ``send``; under any other server (or a test's
+    communicator) this does nothing.
     """
     protocol = next(iter(getattr(send, "args", ())), None)
     pause = getattr(getattr(protocol, "transport", None), "pauseProducing", None)
@@ -310,6 +319,7 @@ class PhoneConsumer(ScreenConsumer):
         if player is None:
             return CLOSE_FORBIDDEN
         self.player_id = player.pk
+        self.serial = next(_opened)
         return None
 
     async def tap(self, message: dict):
@@ -349,6 +359,8 @@ class PhoneConsumer(ScreenConsumer):
 
     async def opened(self):
         self.taps: collections.deque[dict] = collections.deque()
+        for older in self.older_sockets()[:-(MAX_SOCKETS_PER_PLAYER - 1) or None]:
+            await older.drop(CLOSE_REPLACED)
         # Set before the write: a refresh failing while it runs (the write pings the room) must
         # find the count to undo. Increments commute, so -1 may even be written first.
         self.online = True
@@ -357,6 +369,13 @@ class PhoneConsumer(ScreenConsumer):
         except BaseException:
             self.online = False
             raise
+
+    def older_sockets(self) -> list[PhoneConsumer]:
+        """This player's other open sockets in this process, oldest first."""
+        return sorted((screen for screen in HUB.rooms.get(self.code, ())
+                       if isinstance(screen, PhoneConsumer) and screen is not self
+                       and screen.player_id == self.player_id and not screen.dropped),
+                      key=lambda screen: screen.serial)
 
     async def closed(self):
         if self.online:

@@ -60,7 +60,8 @@ def tap(room: Room, player_id: int, form) -> TapResult:
 
 
 def busy() -> TapResult:
-    """The answer to a tap that found its room's queue full (db.MAX_QUEUED): nothing was done."""
+    """The answer to a tap that found no room to wait: its room's queue for the writer is full
+    (db.MAX_QUEUED), or its socket's (consumers.MAX_TAPS_WAITING).  Nothing was done."""
     return TapResult(429, _("The room is busy. Try again in a moment."))
 
 

@@ -19,7 +19,7 @@ from mafiagames import consumers, db, taps
 from mafiagames.models import Game, Room
 
 from .helpers import started_game
-from .test_consumers import marker, phone_socket, receive_until, receive_until_closed, tv_socket
+from .test_consumers import connections, marker, phone_socket, receive_until, receive_until_closed, tv_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HANG_GUARD = 30  # seconds: only a broken test ever waits this long
@@ -149,3 +149,38 @@ async def test_a_flood_is_closed_as_it_arrives_even_while_its_taps_wait_for_the_
     # The writer is held (``gate``): a tap that reached it would not be answered, nor the next
     # frame handled by a consumer that waits for its tap.
     assert await receive_until_closed(flooder, attempts=int(consumers.BURST) + 20) == consumers.CLOSE_FLOOD
+
+
+async def test_a_socket_writes_one_tap_at_a_time_and_a_few_wait_the_next_is_busy(gate):
+    """One tap of a socket in the writer at a time; a few more wait their turn (a double tap);
+    one more than that is answered "busy" at once instead of waiting unseen."""
+    room, players, game = await database_sync_to_async(started_game)()
+    phone, = await connected(phone_socket(players[0]))
+    for _ in range(1 + consumers.MAX_TAPS_WAITING + 1):
+        await phone.send_to(text_data=ready(game))
+    assert await gate.next_in() == players[0].pk       # the first, held in the writer
+    refusal = await receive_until(phone, 'id="flash"')
+    assert "The room is busy. Try again in a moment." in refusal
+    assert gate.entered.empty()                       # the others wait in the socket, not the writer
+    gate.let_all_through()
+    answers = [await receive_until(phone, 'id="flash"') for _ in range(1 + consumers.MAX_TAPS_WAITING)]
+    assert 'class="flash clear"' in answers[0]          # the first applied…
+    assert all("You are already ready." in answer for answer in answers[1:])   # …the rest in order
+    await phone.disconnect()
+
+
+async def test_a_players_oldest_sockets_beyond_a_few_are_closed():
+    """Each socket may tap at the rate a person taps; a hundred sockets of one seat were a
+    hundred times that.  A player keeps at most a few sockets: a new one closes the oldest."""
+    room, players, game = await database_sync_to_async(started_game)()
+    sockets = await connected(*(phone_socket(players[0]) for _ in range(consumers.MAX_SOCKETS_PER_PLAYER)))
+    other, = await connected(phone_socket(players[1]))
+    newest, = await connected(phone_socket(players[0]))
+    assert await receive_until_closed(sockets[0]) == consumers.CLOSE_REPLACED
+    await sockets[0].wait()
+    assert await database_sync_to_async(connections)(players[0]) == consumers.MAX_SOCKETS_PER_PLAYER
+    for socket in (*sockets[1:], newest, other):    # still open and answered
+        await socket.send_to(text_data=ready(game))
+        assert 'id="flash"' in await receive_until(socket, 'id="flash"')
+    for socket in (*sockets[1:], newest, other):
+        await socket.disconnect()
