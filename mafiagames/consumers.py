@@ -6,6 +6,11 @@ screen; when told the room reached a new version it takes that version's shared 
 (re-swapping unchanged buttons can swallow a tap, notes/stack.md §2), followed by the version
 marker.  Nothing secret travels through the channel layer: pings carry a room code and a
 number, and a phone renders only its own seat.
+
+Under load: a screen renders once the room's taps already queued for the writer are written,
+so a burst of taps costs one render of the newest version (``db.settled``); a phone's taps are
+written one at a time, in the room's bounded queue (``db.write_queued``); a socket that sends
+far more than a person taps is closed, and a player keeps only a few sockets.
 """
 
 from __future__ import annotations
@@ -161,6 +166,8 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         self.registered = True
         timers.resume()   # once per process: moves the game master owes running games
         await self.opened()
+        if self.dropped:
+            return   # a newer socket of the same player took this one's place meanwhile
         # At least the version read while identifying: a load already running may have begun
         # before this player's join, and its screen would say the player is not in the room.
         await self.push(self.identified_at)
@@ -359,8 +366,6 @@ class PhoneConsumer(ScreenConsumer):
 
     async def opened(self):
         self.taps: collections.deque[dict] = collections.deque()
-        for older in self.older_sockets()[:-(MAX_SOCKETS_PER_PLAYER - 1) or None]:
-            await older.drop(CLOSE_REPLACED)
         # Set before the write: a refresh failing while it runs (the write pings the room) must
         # find the count to undo. Increments commute, so -1 may even be written first.
         self.online = True
@@ -369,6 +374,10 @@ class PhoneConsumer(ScreenConsumer):
         except BaseException:
             self.online = False
             raise
+        # Only once counted: a newer socket of the player that closes this one meanwhile (the
+        # awaits below) then finds the count to undo.
+        for older in self.older_sockets()[:-(MAX_SOCKETS_PER_PLAYER - 1) or None]:
+            await older.drop(CLOSE_REPLACED)
 
     def older_sockets(self) -> list[PhoneConsumer]:
         """This player's other open sockets in this process, oldest first."""
