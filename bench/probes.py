@@ -355,9 +355,12 @@ async def probe_room_flood(server, sockets: int = 100, rate: float = 19.0, secon
         reader.cancel()
 
     async def read_answers(ws):
-        while True:
-            frame = await answer(ws)
-            answers["busy" if "busy" in frame else "other"] += 1
+        try:
+            while True:
+                frame = await answer(ws)
+                answers["busy" if "busy" in frame else "other"] += 1
+        except Exception:  # noqa: BLE001 - closed by the server
+            return
 
     flooding = asyncio.gather(*(tapper(ws, i / (sockets * rate)) for i, ws in enumerate(floods)),
                               return_exceptions=True)
