@@ -184,3 +184,27 @@ async def test_a_players_oldest_sockets_beyond_a_few_are_closed():
         assert 'id="flash"' in await receive_until(socket, 'id="flash"')
     for socket in (*sockets[1:], newest, other):
         await socket.disconnect()
+
+
+async def test_a_tap_posted_over_http_to_a_full_room_is_busy_too(monkeypatch, gate):
+    """The HTTP fallback for taps waits in the same queue: with it full, a post is answered 429
+    with the same message at once, and changes nothing."""
+    from django.test import AsyncClient
+
+    from mafiagames import seating
+    monkeypatch.setattr(db, "MAX_QUEUED", 1, raising=False)
+    room, players, game = await database_sync_to_async(started_game)()
+    first, = await connected(phone_socket(players[0]))
+    await first.send_to(text_data=ready(game))
+    assert await gate.next_in() == players[0].pk          # in the writer: the room's queue is full
+    client = AsyncClient()
+    client.cookies[seating.player_cookie_name(room.code)] = seating.player_token(players[1])
+    response = await asyncio.wait_for(
+        client.post(f"/p/{room.code}/act", {"action": "ready", "turn": str(game.state["turn"])}), HANG_GUARD)
+    assert response.status_code == 429
+    assert "The room is busy. Try again in a moment." in response.content.decode()
+    gate.let_all_through()
+    assert 'class="flash clear"' in await receive_until(first, 'id="flash"')
+    game = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert game.state["ready"] == [0]
+    await first.disconnect()
