@@ -41,11 +41,11 @@ class WriterGate:
         self.open = threading.Event()
         original = taps.tap_by_id
 
-        def gated(player_id, form):
+        def gated(player_id, *rest):
             self.entered.put(player_id)
             if not self.open.is_set():
                 self.passes.acquire(timeout=HANG_GUARD)
-            return original(player_id, form)
+            return original(player_id, *rest)
         monkeypatch.setattr(taps, "tap_by_id", gated)
 
     async def next_in(self) -> int:
