@@ -33,9 +33,10 @@ _readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="db-reader")
 _checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-checkpoint")
 
 CHECKPOINT_EVERY = 50  # writes: a checkpoint then copies a few hundred pages, not a thousand
-# Taps of one room waiting for the writer: more than the largest table (21 seats, the classic
-# game) tapping at the same instant, so only a flood — many sockets of one room, each with a tap
-# in flight — meets the limit.  Any other room's tap waits behind at most this many of it.
+# Taps of one room waiting for the writer: more than a full room tapping at the same instant
+# (the classic game seats 21; keep it at least the number of players a room admits), so only a
+# flood — many sockets of one room, each with a tap in flight — meets the limit.  Any other
+# room's tap waits behind at most this many of it.
 MAX_QUEUED = 32
 log = logging.getLogger(__name__)
 
