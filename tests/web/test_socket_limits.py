@@ -120,9 +120,21 @@ async def test_versions_committed_while_a_render_waits_are_rendered_once_at_the_
             return original(self, snap)
         monkeypatch.setattr(kind, "render", counted)
 
+    on_their_way = asyncio.Event()   # every tap's form built: each goes to the writer in that same step
+    built = []
+    form_from_json = taps.form_from_json
+
+    def counted_form(data):
+        built.append(data)
+        if len(built) == len(phones):
+            on_their_way.set()
+        return form_from_json(data)
+    monkeypatch.setattr(taps, "form_from_json", counted_form)
+
     for phone in phones:
         await phone.send_to(text_data=ready(game))
     await gate.next_in()
+    await asyncio.wait_for(on_their_way.wait(), HANG_GUARD)
     gate.let_one_through()      # the first tap commits and pings…
     await gate.next_in()        # …and the second is held in the writer, the others queued behind it
     gate.let_all_through()
