@@ -549,6 +549,231 @@ class BaselineTaps:
         return last, first, len(self.sent) - len(last)
 
 
+# --- bursts: a whole table votes at the same instant -----------------------------------------------------
+
+BURST_RULESET = "granna"  # the classic game seats up to 21: a day vote of 20 living phones
+PANEL_FORM = re.compile(r"<form ws-send[^>]*>(.*?)</form>", re.S)
+HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
+SUBMIT = re.compile(r'<button type="submit" name="([^"]+)" value="([^"]*)"')
+HOST_MOVE = re.compile(r'name="turn" value="(\d+)">\s*<button type="submit" name="move" value="([^"]+)"')
+NIGHT_ACTIONS = {"check", "pick_victim", "heal", "cast_swap", "nothing", "no_check"}
+BURST_WAIT_S = 10.0  # a burst's answers and screens, at most
+
+
+def panel_forms(shown: dict[str, str]) -> list[dict]:
+    """Every form this phone's panel would send (ws-send), as htmx sends it; checkbox forms skipped."""
+    forms = []
+    for body in PANEL_FORM.findall(shown.get("ph-panel", "")):
+        if 'type="checkbox"' in body:
+            continue
+        fields = dict(HIDDEN.findall(body))
+        fields.update(SUBMIT.findall(body))
+        if "turn" in fields and "action" in fields:
+            forms.append(fields)
+    return forms
+
+
+@dataclass
+class BurstSample:
+    size: int
+    kind: str
+    ack_last: float       # from the first frame sent to the last answer
+    screens_current: float | None  # … to the last screen showing the newest acknowledged version
+    refused: int
+    frames: int           # update frames the room's screens received for the burst
+    screens: int
+    stale_screens: int    # screens that never showed that version within BURST_WAIT_S
+
+
+class BurstTable:
+    """One room of the classic game with ``burst`` + 1 phones: at every day vote all its living
+    phones (``burst`` of them once the night took one) vote at the same instant.  Between the
+    bursts the bots play the night (the agent's check, the mafia's pick; the game master's clock
+    ends each step) and the host ends the discussion; after the day the host ends the game and
+    starts the next, so every burst is a full table's."""
+
+    def __init__(self, bench: Bench, burst: int):
+        self.bench, self.burst = bench, burst
+        self.samples: list[BurstSample] = []
+        self.acted: set[tuple[str, str]] = set()  # (phone, turn) that already moved at night
+        self.bursts_this_game = 0
+        self.games = 1
+
+    async def setup(self) -> None:
+        base = self.bench.url
+        self.host = Client(base)
+        self.code = await harness.create_room(self.host)
+        self.tv = await self.bench.screen(base, "tv", f"/ws/r/{self.code}/", self.host.cookie_header())
+        self.phones = [await self.bench.join_phone(base, self.code, f"P{i}", playing=True)
+                       for i in range(self.burst + 1)]
+        await self.host_post({"command": "configure", "ruleset": BURST_RULESET})
+        # The shortest night; no last shot for the night's victim (the large-game rule), so twenty
+        # of twenty-one vote; every other option as the game comes.
+        await self.host_post({"command": "configure", "ruleset": BURST_RULESET, "opt-night_seconds": "5", "opt-deadline_seconds": "30",
+                              "opt-small_game_rule": "on", "opt-ghost_view": "on"})
+        await self.start()
+
+    def screens(self) -> list[Screen]:
+        return [self.tv] + [p.screen for p in self.phones]
+
+    all_screens = screens  # as a Room's, for Bench.quiet and Bench.verify
+
+    async def host_post(self, form: dict) -> None:
+        response = await self.host.post(f"/r/{self.code}/host", form)
+        if response.status != 204:
+            raise RuntimeError(f"host {form} → {response.status} {response.body[:300]!r}")
+
+    async def settle(self, limit: float = 5.0) -> None:
+        """Until every screen shows the TV's version (the TV hears of every change)."""
+        deadline = time.perf_counter() + limit
+        for screen in self.screens():
+            await screen.wait_version(self.tv.version, deadline)
+
+    async def start(self) -> None:
+        await self.host_post({"command": "start"})
+        deadline = time.perf_counter() + 10.0
+        while 'value="start"' in self.tv.shown.get("tv-host", "") and time.perf_counter() < deadline:
+            await self.tv.wait_version(self.tv.version + 1, deadline)
+        await self.settle()
+        self.bursts_this_game, self.acted = 0, set()
+
+    async def restart(self) -> None:
+        await self.host_post({"command": "abandon"})
+        await self.start()
+        self.games += 1
+
+    def moves(self) -> list[tuple[Phone, dict]]:
+        turn = max((int(f["turn"]) for p in self.phones for f in panel_forms(p.screen.shown)), default=None)
+        moves = []
+        for phone in self.phones:
+            forms = [f for f in panel_forms(phone.screen.shown) if int(f["turn"]) == turn]
+            if forms and (phone.name, str(turn)) not in self.acted:
+                # At night the first name, so the mafia agree and the clock ends the step at once.
+                night = forms[0]["action"] in NIGHT_ACTIONS
+                moves.append((phone, forms[0] if night else self.bench.rng.choice(forms)))
+        return moves
+
+    async def step(self) -> None:
+        moves = self.moves()
+        kinds = {form["action"] for _, form in moves}
+        if moves and kinds & NIGHT_ACTIONS and self.bursts_this_game:
+            await self.restart()   # the day is over: the next burst is a new game's full table
+        elif moves and kinds == {"vote"}:
+            if len(moves) < self.burst:
+                await self.restart()
+            else:
+                self.samples.append(await self.send_burst(moves))
+                self.bursts_this_game += 1
+        elif moves:  # the night's players: then the game master's clock ends the step
+            for phone, form in moves:
+                self.acted.add((phone.name, form["turn"]))
+            await self.send_all(moves)
+            await self.tv.wait_version(self.tv.version + 1, time.perf_counter() + 30.0)
+            await self.settle()
+        else:
+            match = HOST_MOVE.search(self.tv.shown.get("tv-host", ""))
+            if match:
+                version = self.tv.version
+                await self.host_post({"command": "move", "turn": match.group(1), "move": match.group(2)})
+                await self.tv.wait_version(version + 1, time.perf_counter() + 5.0)
+                await self.settle()
+            elif 'value="start"' in self.tv.shown.get("tv-host", ""):
+                await self.start()
+            else:  # the game master's clock is running
+                await self.tv.wait_version(self.tv.version + 1, time.perf_counter() + 30.0)
+                await self.settle()
+
+    async def send_all(self, moves: list[tuple[Phone, dict]]) -> tuple[float, list]:
+        """Every move's frame at once, each on its phone's own socket; then their answers."""
+        counts = [len(phone.screen.answers) for phone, _ in moves]
+        frames = [json.dumps({"HEADERS": {"HX-Request": "true"}, **form}) for _, form in moves]
+        t0 = time.perf_counter()
+        for (phone, _), frame in zip(moves, frames):
+            await phone.screen.ws.send(frame)
+        deadline = t0 + BURST_WAIT_S
+        answers = [await phone.screen.wait_answer(count, deadline) for (phone, _), count in zip(moves, counts)]
+        return t0, answers
+
+    async def send_burst(self, moves: list[tuple[Phone, dict]]) -> BurstSample:
+        arrivals_before = [len(s.arrivals) for s in self.screens()]
+        t0, answers = await self.send_all(moves)
+        got = [a for a in answers if a is not None]
+        versions = [a[1] for a in got if a[1] is not None]
+        ack_last = max(a[0] for a in got) - t0 if len(got) == len(answers) else float("inf")
+        newest = max(versions, default=None)
+        current, stale = [], 0
+        if newest is not None:
+            deadline = t0 + BURST_WAIT_S
+            for screen in self.screens():
+                if await screen.wait_version(newest, deadline):
+                    current.append(next(t for t, m in screen.arrivals if m >= newest and t >= t0) - t0)
+                else:
+                    stale += 1
+        frames = sum(len(s.arrivals) - n for s, n in zip(self.screens(), arrivals_before))
+        return BurstSample(len(moves), moves[0][1]["action"], ack_last, max(current) if current else None,
+                           len(answers) - len(versions), frames, len(self.screens()), stale)
+
+    async def play(self, duration: float, bursts: int | None) -> None:
+        stop_at = time.perf_counter() + duration
+        while time.perf_counter() < stop_at and (bursts is None or len(self.samples) < bursts):
+            await asyncio.wait_for(self.step(), STEP_TIMEOUT_S + 30.0)
+
+    async def close(self) -> None:
+        await asyncio.gather(*(s.ws.close() for s in self.screens()), self.host.close(),
+                             *(p.client.close() for p in self.phones), return_exceptions=True)
+
+
+async def run_burst(args, deployment: "Deployment") -> dict:
+    load_before = loadavg()
+    bench = Bench(deployment.urls, args.seed, deployment.pids)
+    table = BurstTable(bench, args.burst)
+    await table.setup()
+    bench.rooms = [table]
+    note(f"room {table.code}: {args.burst + 1} phones + TV seated; bursting for {args.duration:g} s")
+    cpu0 = bench.server_cpu()
+    with harness.load_generator_gc_paused():
+        await table.play(args.duration, args.bursts)
+    cpu = bench.server_cpu() - cpu0 if cpu0 is not None else None
+    checks = await check_screens(bench, deployment.servers)   # nothing lost on the way
+    await table.close()
+    samples = table.samples
+    return {"config": {"burst": args.burst, "ruleset": BURST_RULESET, "urls": bench.urls,
+                       "database": deployment.database, "loadavg_before": load_before, "loadavg_after": loadavg()},
+            "bursts": len(samples), "games": table.games,
+            "burst_sizes": sorted({s.size for s in samples}),
+            "burst_to_last_ack_ms": summary([s.ack_last for s in samples]),
+            "burst_to_every_screen_current_ms": summary([s.screens_current for s in samples
+                                                         if s.screens_current is not None]),
+            "refused": sum(s.refused for s in samples),
+            "update_frames_per_screen_per_burst": (sum(s.frames for s in samples) / sum(s.screens for s in samples))
+            if samples else None,
+            "stale_screens": sum(s.stale_screens for s in samples),
+            "server_cpu_s_whole_run": cpu,
+            "lost_updates": len(checks["lost"]), "lost_details": checks["lost"][:10],
+            "server_unresponsive": checks["unresponsive"]}
+
+
+def print_burst(result: dict, logs: dict[str, list[str]]) -> None:
+    c = result["config"]
+    print(f"\nbursts: 1 room of {c['ruleset']} with {c['burst'] + 1} phones + 1 TV on {c['database']}; "
+          f"{result['bursts']} bursts of {result['burst_sizes']} simultaneous votes in {result['games']} games; "
+          f"load average {c['loadavg_before']} before, {c['loadavg_after']} after")
+    print(f"{'latency (ms)':40}{'p50':>8}{'p95':>8}{'p99':>8}{'max':>8}{'n':>8}")
+    for label, key in (("burst → last vote acknowledged", "burst_to_last_ack_ms"),
+                       ("burst → every screen current", "burst_to_every_screen_current_ms")):
+        s = result[key]
+        print(f"{label:40}{fmt(s['p50']):>8}{fmt(s['p95']):>8}{fmt(s['p99']):>8}{fmt(s['max']):>8}{s['n']:>8}")
+    print(f"update frames per screen per burst: {fmt(result['update_frames_per_screen_per_burst'], '.2f')}; "
+          f"votes refused: {result['refused']}; screens never current: {result['stale_screens']}; "
+          f"lost updates at the end: {result['lost_updates']}")
+    for line in result["lost_details"]:
+        print(f"  lost: {line}")
+    for log_path, log_errors in logs.items():
+        print(f"daphne log ({log_path}): {len(log_errors)} error block(s)")
+        for block in log_errors[:3]:
+            print(block)
+
+
 # --- running it ------------------------------------------------------------------------------------------
 
 def loadavg() -> str:
@@ -695,6 +920,11 @@ def main() -> int:
                              "proxy), or each room on one process (sticky proxy)")
     parser.add_argument("--seconds", type=float, default=300.0, help="hard cap for the run once daphne is up")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--burst", type=int, default=None, metavar="N",
+                        help="instead: one room of the classic game with N + 1 phones, where the N living "
+                             "vote at the same instant at every day vote (the other options but --duration, "
+                             "--seconds, --url and --seed are ignored)")
+    parser.add_argument("--bursts", type=int, default=None, help="with --burst: stop after this many")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
     if args.phones < MAFIE.min_players:
@@ -711,7 +941,8 @@ def main() -> int:
             print(f"cannot start the deployment: {missing}", file=sys.stderr)
             return 2
         try:
-            result = asyncio.run(asyncio.wait_for(run(args, deployment), args.seconds))
+            runner = run_burst if args.burst else run
+            result = asyncio.run(asyncio.wait_for(runner(args, deployment), args.seconds))
         except TimeoutError:
             print(f"stopped: the run exceeded --seconds {args.seconds:g}", file=sys.stderr)
             return 2
@@ -721,6 +952,8 @@ def main() -> int:
         logs = {str(path): harness.daphne_errors(path) for path in deployment.logs}
     if args.json:
         print(json.dumps({**result, "daphne_log_errors": logs}, indent=2, default=str))
+    elif args.burst:
+        print_burst(result, logs)
     else:
         print_table(result, logs)
     return 0

@@ -12,7 +12,16 @@ keeps them).  Run: ``.venv/bin/python bench/probes.py [--only NAME ...] [--json]
 - ``deep_json``: a phone's socket sends 200 KB of nested brackets.
 - ``instant_close``: twenty phone sockets closed right after connecting; who stays "online".
 - ``tv_tap``: the TV's socket (no cookie) sends a tap.
-- ``flood``: one seated phone sends frames as fast as it can for 5 s: what it cost the server.
+- ``flood``: one seated phone sends frames as fast as it can for 5 s: what it cost the server,
+  and the tap latency meanwhile of a phone in another room (``others_ms``; ``quiet_ms`` before).
+- ``flood5``: the same with five sockets at 1,000 frames/s each.
+- ``room_flood``: 100 sockets of one room's five seated phones each tap 19 times a second (just
+  within a socket's rate limit) for 5 s: how many are answered "busy", and the tap latency of a
+  phone in another room meanwhile.
+
+The other room's phone taps "ready" every 100 ms (within its socket's rate limit) in a room with no game: each tap goes through the
+writer thread (a transaction that finds no game) and is answered on its socket; the latency is
+from sending it to that answer.
 """
 
 from __future__ import annotations
@@ -35,7 +44,9 @@ from bench.harness import (Client, create_room, daphne_errors, join_room, proc_c
 # Joins and room codes are limited per client address, except the server's own (127.0.0.1, the
 # host's laptop): these probes come from another loopback address, as a phone on the LAN would.
 STRANGER = "127.0.0.2"
-PROBES = ("joins", "enumerate", "charset", "host", "headers", "deep_json", "instant_close", "tv_tap", "flood")
+PROBES = ("joins", "enumerate", "charset", "host", "headers", "deep_json", "instant_close", "tv_tap", "flood",
+          "flood5", "room_flood")
+READY = json.dumps({"turn": "0", "action": "ready"})   # in a room with no game: one transaction, refused
 
 
 def rss_kb(pid: int) -> int:
@@ -226,37 +237,146 @@ async def probe_tv_tap(server) -> dict:
     return {"close_code": closed}
 
 
-async def probe_flood(server) -> dict:
-    host, code, phone, ws = await seated_socket(server)
-    pid = server.process.pid
-    rss0, cpu0 = rss_kb(pid), proc_cpu_seconds(pid)
+def latency_ms(times: list[float]) -> dict:
+    ms = sorted(1000 * t for t in times)
+    if not ms:
+        return {"n": 0}
+    pick = lambda q: round(ms[min(len(ms) - 1, int(round(q * (len(ms) - 1))))], 1)  # noqa: E731
+    return {"n": len(ms), "p50": pick(.5), "p95": pick(.95), "max": round(ms[-1], 1)}
+
+
+async def answer(ws) -> str:
+    """The next answer to a tap (#flash), skipping screen updates."""
+    while True:
+        frame = await asyncio.wait_for(ws.recv(), 30)
+        if frame.startswith('<div id="flash"'):
+            return frame
+
+
+async def tap_latencies(ws, seconds: float, every: float = 0.1) -> list[float]:
+    """A phone tapping every ``every`` s for ``seconds``: each tap's time to its answer."""
+    times, end = [], time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        t0 = time.perf_counter()
+        await ws.send(READY)
+        await answer(ws)
+        times.append(time.perf_counter() - t0)
+        await asyncio.sleep(every)
+    return times
+
+
+async def flood_socket(ws, seconds: float, rate: float | None) -> int:
+    """Frames sent on ``ws`` for ``seconds``: at ``rate`` a second, or as fast as it can."""
     frame = json.dumps({"turn": "0", "action": "noop"})
     sent, t0 = 0, time.perf_counter()
     try:
-        while time.perf_counter() - t0 < 5:
-            for _ in range(500):
+        while time.perf_counter() - t0 < seconds:
+            batch = 500 if rate is None else max(1, int(rate * (time.perf_counter() - t0)) - sent)
+            for _ in range(batch):
                 await ws.send(frame)
-            sent += 500
-            await asyncio.sleep(0)
+            sent += batch
+            await asyncio.sleep(0 if rate is None else 0.005)
     except Exception:  # noqa: BLE001 - the server closed it
         pass
-    closed = await close_code(ws, 10)   # the close comes after the answers already queued
-    if closed is None:
-        ws.transport.abort()
-    rss_peak = rss_kb(pid)
-    # How long the server kept working for the flood after it stopped: until a second of idle.
+    return sent
+
+
+async def wait_idle(pid: int) -> float:
+    """Seconds the server kept working after a flood: until a second with < 0.1 s of CPU."""
     t1, last = time.perf_counter(), proc_cpu_seconds(pid)
     while True:
         await asyncio.sleep(1)
         now = proc_cpu_seconds(pid)
         if now - last < 0.1 or time.perf_counter() - t1 > 300:
-            break
+            return round(time.perf_counter() - t1 - 1, 1)
         last = now
-    await host.close()
-    await phone.close()
-    return {"frames_sent": sent, "close_code": closed, "rss_growth_mb": round((rss_peak - rss0) / 1024, 1),
-            "server_cpu_s": round(proc_cpu_seconds(pid) - cpu0, 1),
-            "busy_after_flood_s": round(time.perf_counter() - t1 - 1, 1)}
+
+
+async def other_room_phone(server):
+    """A phone seated in a room of its own, its socket open: the bystander whose taps are timed."""
+    host = Client(server.url)
+    code = await create_room(host)
+    phone = await seated_phone(server, code, "Bystander")
+    ws = await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url, phone.cookie_header())
+    await ws.recv()
+    return host, phone, ws
+
+
+async def probe_flood(server, sockets: int = 1, rate: float | None = None) -> dict:
+    host, code, phone, first = await seated_socket(server)
+    floods = [first] + [await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url, phone.cookie_header())
+                        for _ in range(sockets - 1)]
+    for ws in floods[1:]:
+        await ws.recv()
+    other_host, other_phone, other = await other_room_phone(server)
+    quiet = await tap_latencies(other, 2.0)
+    pid = server.process.pid
+    rss0, cpu0 = rss_kb(pid), proc_cpu_seconds(pid)
+    flooding = asyncio.gather(*(flood_socket(ws, 5, rate) for ws in floods))
+    others = await tap_latencies(other, 5.0)
+    sent = sum(await flooding)
+    closed = await asyncio.gather(*(close_code(ws, 10) for ws in floods))   # after the answers already queued
+    for ws, code_seen in zip(floods, closed):
+        if code_seen is None:
+            ws.transport.abort()
+    rss_peak = rss_kb(pid)
+    busy_after = await wait_idle(pid)
+    for client in (host, phone, other_host, other_phone):
+        await client.close()
+    await other.close()
+    return {"sockets": sockets, "rate_per_socket": rate or "as fast as it can", "frames_sent": sent,
+            "close_codes": sorted(set(closed), key=str), "rss_growth_mb": round((rss_peak - rss0) / 1024, 1),
+            "server_cpu_s": round(proc_cpu_seconds(pid) - cpu0, 1), "busy_after_flood_s": busy_after,
+            "quiet_ms": latency_ms(quiet), "others_ms": latency_ms(others)}
+
+
+async def probe_flood5(server) -> dict:
+    return await probe_flood(server, sockets=5, rate=1000.0)
+
+
+async def probe_room_flood(server, sockets: int = 100, rate: float = 19.0, seconds: float = 5.0) -> dict:
+    host = Client(server.url)
+    code = await create_room(host)
+    phones = [await seated_phone(server, code, f"P{i}") for i in range(5)]
+    floods = []
+    for i in range(sockets):
+        floods.append(await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url,
+                                    phones[i % len(phones)].cookie_header()))
+        await floods[-1].recv()
+    other_host, other_phone, other = await other_room_phone(server)
+    quiet = await tap_latencies(other, 2.0)
+    answers = {"busy": 0, "other": 0}
+
+    async def tapper(ws, offset: float):
+        await asyncio.sleep(offset)
+        end = time.perf_counter() + seconds
+        reader = asyncio.ensure_future(read_answers(ws))
+        while time.perf_counter() < end:
+            await ws.send(READY)
+            await asyncio.sleep(1 / rate)
+        await asyncio.sleep(2)   # the last answers
+        reader.cancel()
+
+    async def read_answers(ws):
+        try:
+            while True:
+                frame = await answer(ws)
+                answers["busy" if "busy" in frame else "other"] += 1
+        except Exception:  # noqa: BLE001 - closed by the server
+            return
+
+    flooding = asyncio.gather(*(tapper(ws, i / (sockets * rate)) for i, ws in enumerate(floods)),
+                              return_exceptions=True)
+    others = await tap_latencies(other, seconds)
+    await flooding
+    closed = sum(1 for ws in floods if ws.close_code is not None)
+    for ws in floods:
+        ws.transport.abort()
+    for client in (host, other_host, other_phone, *phones):
+        await client.close()
+    await other.close()
+    return {"sockets": sockets, "taps_per_socket_per_s": rate, "answers": answers, "closed": closed,
+            "quiet_ms": latency_ms(quiet), "others_ms": latency_ms(others)}
 
 
 # The host probe needs a server that builds the join URL from the request (no PUBLIC_URL).

@@ -6,11 +6,18 @@ screen; when told the room reached a new version it takes that version's shared 
 (re-swapping unchanged buttons can swallow a tap, notes/stack.md §2), followed by the version
 marker.  Nothing secret travels through the channel layer: pings carry a room code and a
 number, and a phone renders only its own seat.
+
+Under load: a screen renders once the room's taps already queued for the writer are written,
+so a burst of taps costs one render of the newest version (``db.settled``); a phone's taps are
+written one at a time, in the room's bounded queue (``db.write_queued``); a socket that sends
+far more than a person taps is closed, and a player keeps only a few sockets.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import itertools
 import json
 import logging
 
@@ -32,8 +39,9 @@ CLOSE_NOT_FOUND = 4404
 # and leave the socket open. Our own codes mirror HTTP statuses.
 CLOSE_TOO_BIG = 4413        # like HTTP 413: a frame bigger than any page sends
 CLOSE_FLOOD = 4429          # like HTTP 429: this socket sent far more than a person taps
+CLOSE_REPLACED = 4409       # like HTTP 409: the same player's newer sockets took this one's place
 CLOSE_ERROR = 1000          # a server error: 1000 makes the page reconnect (static/app.js)
-CLOSE_CODES = (CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TOO_BIG, CLOSE_FLOOD, CLOSE_ERROR)
+CLOSE_CODES = (CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TOO_BIG, CLOSE_FLOOD, CLOSE_REPLACED, CLOSE_ERROR)
 
 # A tap is a few hundred bytes of form values, one level deep; a sync request is {"sync": true}.
 MAX_FRAME = 16 * 1024
@@ -41,6 +49,15 @@ MAX_DEPTH = 4
 # A person taps a few times a second; a page adds a sync request now and then. A socket may send
 # BURST messages at once and RATE per second after that; one that sends more is closed.
 RATE, BURST = 20.0, 60.0
+# Taps of one socket waiting while its previous tap is written (a double tap, a tap during a
+# burst); one more is answered "busy".  One tap of a socket is written at a time.
+MAX_TAPS_WAITING = 4
+# Open sockets of one player in this process: a phone and a laptop, or a phone whose old socket
+# has not yet been noticed dead after a network change.  The oldest beyond it are closed: every
+# socket may send RATE taps a second, and a hundred sockets of one seat flooded the server
+# within that rate (docs/performance.md, Probes: room_flood).
+MAX_SOCKETS_PER_PLAYER = 3
+_opened = itertools.count()   # the order sockets were opened in
 
 
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
@@ -68,6 +85,22 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
+def stop_reading(send) -> None:
+    """Read nothing more from this socket: what we send still goes out.
+
+    Daphne (autobahn) goes on reading and parsing what a client sends after we closed its
+    socket, until the client answers the close or a second has passed (autobahn's close
+    handshake timeout): a flooder's frames, some 2,500 per 64 KB read, each queued for a
+    consumer that only ignores them.  Daphne hands the application
+    ``partial(handle_reply, protocol)`` as ``send``; under any other server (or a test's
+    communicator) this does nothing.
+    """
+    protocol = next(iter(getattr(send, "args", ())), None)
+    pause = getattr(getattr(protocol, "transport", None), "pauseProducing", None)
+    if pause is not None:
+        pause()
+
+
 class ScreenConsumer(AsyncWebsocketConsumer):
     """Shared plumbing: who is this, register for pings, coalesce refreshes, diff fragments."""
 
@@ -78,6 +111,14 @@ class ScreenConsumer(AsyncWebsocketConsumer):
     # channel layer, so a per-socket channel (a Redis subscription when scaled out) would only
     # cost.  An alias that names no layer is how Channels is told so.
     channel_layer_alias = "no layer: pings come through fanout.HUB"
+
+    inbox = None   # where the server queues this socket's frames (daphne, the test communicator)
+
+    async def __call__(self, scope, receive, send):
+        # Daphne hands the frames over as ``asyncio.Queue.get`` of the socket's queue: its length
+        # tells a flood as it arrives (``backlog``).
+        self.inbox = getattr(receive, "__self__", None)
+        await super().__call__(scope, receive, send)
 
     async def dispatch(self, message):
         """As Channels does, minus ``aclose_old_connections()`` before every message: that is a
@@ -97,16 +138,16 @@ class ScreenConsumer(AsyncWebsocketConsumer):
             await self.drop(CLOSE_ERROR)
 
     async def drop(self, code: int):
-        """Undo everything connect() did, then close: whatever the client does next (or never
-        does), nothing of this socket is left registered or counted online."""
+        """Close, then undo everything connect() did: whatever the client does next (or never
+        does), nothing of this socket is left registered or counted online.  The close comes
+        first: undoing waits for the writer thread, which a flood may be keeping busy."""
         self.dropped = True
+        stop_reading(self.base_send)
         try:
-            await self.disconnect(code)
-        finally:
-            try:
-                await self.close(code=code)
-            except Exception:   # the socket may already be gone
-                pass
+            await self.close(code=code)
+        except Exception:   # the socket may already be gone
+            pass
+        await self.disconnect(code)
 
     async def connect(self):
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
@@ -124,6 +165,8 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         self.registered = True
         timers.resume()   # once per process: moves the game master owes running games
         await self.opened()
+        if self.dropped:
+            return   # a newer socket of the same player took this one's place meanwhile
         # At least the version read while identifying: a load already running may have begun
         # before this player's join, and its screen would say the player is not in the room.
         await self.push(self.identified_at)
@@ -144,7 +187,7 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         """
         if self.dropped:
             return   # closed already; daphne hands on what the client sent until it hangs up
-        if not self.within_rate():
+        if not self.within_rate() or self.backlog() > BURST:
             await self.drop(CLOSE_FLOOD)
             return
         text = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
@@ -161,6 +204,14 @@ class ScreenConsumer(AsyncWebsocketConsumer):
             await self.push(None)
         else:
             await self.tap(message)
+
+    def backlog(self) -> int:
+        """Frames the client sent that wait for this consumer.  The rate is counted as frames
+        are handled, and a flood slows their handling down: the event loop spends its time
+        parsing the flood (64 KB, some 2,500 frames at a time), and handling one frame takes
+        Channels a turn or two of the loop, so a socket flooding as fast as it could was handled
+        at ~12 frames a second, under the limit, for as long as it flooded."""
+        return self.inbox.qsize() if hasattr(self.inbox, "qsize") else 0
 
     def within_rate(self) -> bool:
         """A token bucket: BURST messages at once, RATE a second after that."""
@@ -179,6 +230,10 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             await self.send(text_data=rendering.flash(_("That request was malformed.")))
 
+    async def busy(self):
+        with translation.override(self.language):
+            await self.send(text_data=rendering.flash(taps.busy().message))
+
     # -- refreshing ----------------------------------------------------------------------------
 
     def refresh_soon(self, version: int) -> None:
@@ -192,6 +247,11 @@ class ScreenConsumer(AsyncWebsocketConsumer):
     async def _catch_up(self):
         try:
             while self.registered and self.shown < self.wanted:
+                # The room's taps queued for the writer will each make a newer version (and ping
+                # before they are done): render once they are written, only the newest.  Twenty
+                # votes at once then cost each screen one render, not twenty, and the writer and
+                # the taps' answers do not wait behind renders of versions already replaced.
+                await db.settled(self.code)
                 await self.push(self.wanted)
         except Exception:   # a task of its own: nobody else would see this error
             log.exception("screen %s in room %s failed to refresh", type(self).__name__, self.code)
@@ -261,24 +321,54 @@ class PhoneConsumer(ScreenConsumer):
 
     player_id: int | None = None
     online = False   # counted in the player's connections (undone once, in closed())
+    tapper: asyncio.Task | None = None   # writes this socket's taps, one at a time
 
     def identify(self, room, cookies):
         player = seating.player_from_cookies(room, cookies)
         if player is None:
             return CLOSE_FORBIDDEN
         self.player_id, self.token, self.handovers = player.pk, player.token, player.handovers
+        self.serial = next(_opened)
         return None
 
     async def tap(self, message: dict):
-        """A tap over the socket (the Origin check at the handshake stands in for CSRF)."""
+        """A tap over the socket (the Origin check at the handshake stands in for CSRF).
+
+        Written one at a time, in the order sent, by a task of their own (``_write_taps``):
+        ``receive`` goes straight on to the next frame, so the rate limit meets a flood as it
+        arrives, not after its taps were written one by one while it went on arriving."""
         message.pop("HEADERS", None) or message.pop("headers", None)  # htmx 2 / htmx 4
-        result = await db.write(taps.tap_by_id, self.player_id, self.token, taps.form_from_json(message))
+        if len(self.taps) >= MAX_TAPS_WAITING:
+            await self.busy()
+            return
+        self.taps.append(message)
+        if self.tapper is None or self.tapper.done():
+            self.tapper = asyncio.ensure_future(self._write_taps())
+
+    async def _write_taps(self):
+        try:
+            while self.taps and self.registered:
+                await self._write_tap(self.taps.popleft())
+        except Exception:   # a task of its own: nobody else would see this error
+            log.exception("a tap in room %s failed", self.code)
+            await self.drop(CLOSE_ERROR)
+
+    async def _write_tap(self, message: dict):
+        try:
+            result = await db.write_queued(self.code, taps.tap_by_id, self.player_id, self.token,
+                                           taps.form_from_json(message))
+        except db.Busy:
+            await self.busy()
+            return
+        if not self.registered:
+            return   # the socket went while its tap was written (the tap stands)
         if result.status == 204:  # the ack: clears an old message; the new screen follows the ping
             await self.send(text_data=rendering.flash("", "clear", result.room_version))
         else:
             await self.send(text_data=rendering.flash(result.message))
 
     async def opened(self):
+        self.taps: collections.deque[dict] = collections.deque()
         # Set before the write: a refresh failing while it runs (the write pings the room) must
         # find the count to undo. Increments commute, so -1 may even be written first.
         self.online = True
@@ -287,6 +377,17 @@ class PhoneConsumer(ScreenConsumer):
         except BaseException:
             self.online = False
             raise
+        # Only once counted: a newer socket of the player that closes this one meanwhile (the
+        # awaits below) then finds the count to undo.
+        for older in self.older_sockets()[:-(MAX_SOCKETS_PER_PLAYER - 1) or None]:
+            await older.drop(CLOSE_REPLACED)
+
+    def older_sockets(self) -> list[PhoneConsumer]:
+        """This player's other open sockets in this process, oldest first."""
+        return sorted((screen for screen in HUB.rooms.get(self.code, ())
+                       if isinstance(screen, PhoneConsumer) and screen is not self
+                       and screen.player_id == self.player_id and not screen.dropped),
+                      key=lambda screen: screen.serial)
 
     async def closed(self):
         if self.online:

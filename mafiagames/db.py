@@ -10,6 +10,12 @@ With SQLite, the writer never checkpoints the write-ahead log itself: by default
 that takes the log past 1,000 pages copies it into the database file and syncs it, and the tap
 that happened to make that commit waited ~6 ms for it (docs/performance.md).  Every
 ``CHECKPOINT_EVERY`` writes a thread of its own checkpoints instead, beside the writer.
+
+The writer serves rooms first come, first served, so a room's taps wait in a queue of their own
+(``write_queued``): at most ``MAX_QUEUED`` of one room wait at once, and one more is refused at
+once (``Busy``) instead of making every other room's taps wait behind it.  Screens ask
+``settled`` before rendering: taps already queued will each make a newer version, and only the
+newest is worth rendering.
 """
 
 from __future__ import annotations
@@ -27,6 +33,11 @@ _readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="db-reader")
 _checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-checkpoint")
 
 CHECKPOINT_EVERY = 50  # writes: a checkpoint then copies a few hundred pages, not a thousand
+# Taps of one room waiting for the writer: more than a full room tapping at the same instant
+# (the classic game seats 21; keep it at least the number of players a room admits), so only a
+# flood — many sockets of one room, each with a tap in flight — meets the limit.  Any other
+# room's tap waits behind at most this many of it.
+MAX_QUEUED = 32
 log = logging.getLogger(__name__)
 
 
@@ -74,20 +85,70 @@ def _checkpoint():
         log.exception("checkpoint failed; the next one tries again")
 
 
-async def _submit(pool, fn, *args, **kwargs):
+def _submit(pool, fn, args, kwargs) -> asyncio.Future:
+    """Queue ``fn`` on ``pool`` now (not when the caller's task next runs)."""
     context = contextvars.copy_context()  # the caller's language and the like
     call = functools.partial(context.run, _run_writer if pool is _writer else _run, fn, args, kwargs)
-    return await asyncio.get_running_loop().run_in_executor(pool, call)
+    return asyncio.get_running_loop().run_in_executor(pool, call)
 
 
 async def write(fn, *args, **kwargs):
     """Run ``fn`` (which may write) on this process's single writer thread."""
-    return await _submit(_writer, fn, *args, **kwargs)
+    return await _submit(_writer, fn, args, kwargs)
 
 
 async def read(fn, *args, **kwargs):
     """Run a read-only ``fn`` on a reader thread."""
-    return await _submit(_readers, fn, *args, **kwargs)
+    return await _submit(_readers, fn, args, kwargs)
+
+
+class Busy(Exception):
+    """A room already has ``MAX_QUEUED`` writes waiting for the writer thread."""
+
+
+_queued: dict[str, set[asyncio.Future]] = {}  # room → its writes not yet done (on the event loop)
+
+
+def _waiting(room: str) -> set[asyncio.Future]:
+    """The room's writes still running, on this event loop (tests start a new loop each time)."""
+    loop = asyncio.get_running_loop()
+    waiting = {f for f in _queued.get(room, ()) if not f.done() and f.get_loop() is loop}
+    if waiting:
+        _queued[room] = waiting
+    else:
+        _queued.pop(room, None)
+    return waiting
+
+
+def _finished(room: str, future: asyncio.Future) -> None:
+    waiting = _queued.get(room)
+    if waiting is not None:
+        waiting.discard(future)
+        if not waiting:
+            del _queued[room]
+    if not future.cancelled():
+        future.exception()  # seen: its caller gets it through the shield, or has gone
+
+
+async def write_queued(room: str, fn, *args, **kwargs):
+    """``write`` for one of ``room``'s taps, in the room's queue; raises ``Busy`` at once when
+    ``MAX_QUEUED`` of them are waiting already.  The write counts as queued until it has run,
+    even if the caller stops waiting for it."""
+    if len(_waiting(room)) >= MAX_QUEUED:
+        raise Busy(room)
+    future = _submit(_writer, fn, args, kwargs)
+    _queued.setdefault(room, set()).add(future)
+    future.add_done_callback(functools.partial(_finished, room))
+    return await asyncio.shield(future)
+
+
+async def settled(room: str) -> None:
+    """Until the writes of ``room`` queued so far have run (not any queued meanwhile, so a room
+    that keeps tapping cannot keep its screens waiting for more than ``MAX_QUEUED`` writes).
+    Each write has pinged the screens before it counts as done here."""
+    waiting = _waiting(room)
+    if waiting:
+        await asyncio.wait(waiting)
 
 
 def this_connection():

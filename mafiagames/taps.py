@@ -21,7 +21,7 @@ from .presenters import FormError, error_message, presenter
 
 @dataclass(frozen=True)
 class TapResult:
-    status: int            # HTTP-like: 204 applied, 400 malformed, 403 not yours, 409 not now
+    status: int            # HTTP-like: 204 applied, 400 malformed, 403 not yours, 409 not now, 429 busy
     message: str           # for the player who tapped; empty when applied
     room_version: int | None = None
 
@@ -57,6 +57,12 @@ def tap(room: Room, player_id: int, form) -> TapResult:
             return TapResult(status, error_message(room.ruleset, exc))
         timers.after_commit(game)   # the game master may owe it a move (a window to close)
         return TapResult(204, "", game.room_version)
+
+
+def busy() -> TapResult:
+    """The answer to a tap that found no room to wait: its room's queue for the writer is full
+    (db.MAX_QUEUED), or its socket's (consumers.MAX_TAPS_WAITING).  Nothing was done."""
+    return TapResult(429, _("The room is busy. Try again in a moment."))
 
 
 def tap_by_id(player_id: int, token: str, form) -> TapResult:

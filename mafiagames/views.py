@@ -210,9 +210,14 @@ async def act(request: HttpRequest, code: str) -> HttpResponse:
     """A phone's game action: vote, play a card, propose a team…
 
     The hottest path of the app: it runs on the process's single writer thread
-    (``db.write``), which keeps its connection and never waits for a rival writer.
+    (``db.write``), which keeps its connection and never waits for a rival writer; in the
+    room's queue, as a tap over the socket (``db.write_queued``).
     """
-    return await db.write(_act, request, code)
+    try:
+        return await db.write_queued(code.upper(), _act, request, code)
+    except db.Busy:
+        busy = taps.busy()
+        return flash(busy.message, busy.status)
 
 
 @answers_limits
