@@ -9,8 +9,9 @@ the engine still lists it among the game master's legal moves (a Plot Thickens w
 only once everyone asked has answered, rules §A.3.3).
 
 Each process watches the games its own taps change (``observe``, handed the committed game by
-the writer) and, once after start, every running game (``resume``): a restart or a crashed
-process only makes a step last a little longer, never stick.
+the writer) and, once as it starts, every running game (``start``/``resume``, asgi.py): a restart
+or a crashed process only makes a step last a little longer, never stick — even if no screen
+ever connects to the process again.
 ``CLOCK_SCALE`` (settings) shortens every clock for tests and demos.
 """
 
@@ -79,6 +80,16 @@ async def _move(game_id: int, version: int, action: dict) -> None:
     finally:
         _armed.discard((game_id, version))
     observe(game_dict(game))
+
+
+def start() -> None:
+    """On the server's event loop as it starts (asgi.py), before any screen connects: pings and
+    timed moves run on this loop from now on, and running games get what they are owed — a
+    clock that fell due while the server was down is served now, not when a screen connects."""
+    from .fanout import HUB
+
+    HUB.adopt(asyncio.get_running_loop())
+    resume()
 
 
 def resume() -> None:
