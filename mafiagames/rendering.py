@@ -15,6 +15,7 @@ every seat whose view is equal apart from the seat number.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -25,6 +26,7 @@ from django.utils import translation
 from engines import registry
 from engines.base import Option
 
+from . import timers
 from .presenters import key_of, presenter
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host")
@@ -84,16 +86,36 @@ def _game_context(table: Table, view: dict) -> dict:
         seated = set(game["seats"])
         context["joined_since"] = [p for p in table.players if p["id"] not in seated]
     context.update(game_id=game["id"], turn=view.get("turn"),
-                   tpl=pres.TEMPLATE_DIR, game_status=game["status"], deadline=deadline(game))
+                   tpl=pres.TEMPLATE_DIR, game_status=game["status"], deadline=deadline(game),
+                   paused=paused(game), time_left=frozen_time_left(game))
     return context
 
 
 def deadline(game: dict) -> int | None:
-    """When the running clock's move is due, in ms since the epoch (screens count down to it)."""
+    """When the running clock's move is due, in ms since the epoch (screens count down to it);
+    None without a clock, or while the game is paused (its clock stands still)."""
     clock = game["state"].get("clock")
-    if game["status"] != "running" or not clock or game.get("clock_started") is None:
+    if game["status"] != "running" or not clock or game.get("clock_started") is None or paused(game):
         return None
     return round((game["clock_started"] + clock["seconds"] * settings.CLOCK_SCALE) * 1000)
+
+
+def paused(game: dict | None) -> bool:
+    return bool(game and game["status"] == "running" and game.get("paused_at") is not None)
+
+
+def frozen_time_left(game: dict) -> str | None:
+    """A paused clock's time left, as the countdowns write it (app.js): it does not tick."""
+    left = timers.time_left(game) if paused(game) else None
+    if left is None:
+        return None
+    seconds = max(0, math.ceil(left))
+    return f"{seconds // 60}:{seconds % 60:02d}" if seconds >= 60 else str(seconds)
+
+
+def _pause_key(game: dict | None) -> tuple:
+    """What a fragment shows of the clock and a pause, as a key: the due time moves on resume."""
+    return (paused(game), deadline(game), frozen_time_left(game)) if game else ()
 
 
 def host_moves(slug: str, view: dict) -> list[dict]:
@@ -193,7 +215,7 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
         narration = key_of(game["state"].get("narration"))
         keys["tv-narration"] = (kept, (game["id"], game["state"].get("turn"), game["state"].get("phase"), narration))
         # The host's buttons change only with what the players are asked, i.e. with the turn.
-        keys["tv-host"] = (kept, ("running", host, game["id"], game["state"].get("turn")))
+        keys["tv-host"] = (kept, ("running", host, game["id"], game["state"].get("turn"), paused(game)))
         keys["tv-settings"] = (kept, ("running",))  # empty on every TV
     else:  # the host's lobby controls: the seating and start button; the game and its options
         keys["tv-host"] = (kept, ("lobby", host, bool(game), _seating(table), table.ruleset))
@@ -238,7 +260,7 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
         role_key = pres.role_key(view) if hasattr(pres, "role_key") else key_of(
             [mine.get("role"), mine.get("partners"), mine.get("plot_learnt")])
         keys = {"ph-role": (kept, ("role", game["id"], role_key)),
-                "ph-panel": (kept, ("panel", game["id"], pres.panel_key(view))),
+                "ph-panel": (kept, ("panel", game["id"], pres.panel_key(view), _pause_key(game))),
                 "ph-board": (kept, ("board", game["id"], pres.board_key(view)))}
     else:
         spectating = bool(game and game["status"] == "running")

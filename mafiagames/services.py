@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engines import registry
-from engines.base import NOBODY, EngineError, IllegalAction, resolve_options
+from engines.base import NOBODY, PUBLIC, EngineError, IllegalAction, resolve_options
 from engines.base import Event as EngineEvent
 
 from . import db
@@ -47,6 +47,15 @@ class Conflict(ServiceError):
 
 class Forbidden(ServiceError):
     status = 403
+
+
+class NotDue(Conflict):
+    """A timed move asked for before its clock is due (a timer armed before a pause); ``game``
+    is the game as it is, for the caller to arm again."""
+
+    def __init__(self, game: Game):
+        super().__init__("not_due", "The clock is not due yet.")
+        self.game = game
 
 
 # --- rooms -----------------------------------------------------------------------------------
@@ -251,9 +260,69 @@ def host_move(room: Room, move_type: str, *, expected_turn: int | None) -> Game:
         return _apply(game, None, move, expected_turn, None)
 
 
+def clock_move(game_id: int, version: int, move: dict) -> Game:
+    """The game master's timed move (timers.py): ``submit`` at exactly ``version``, made only
+    once the clock is due.  A timer armed before a pause and resume would fire early; it is
+    refused with ``NotDue`` (the game as it is, to arm again) and changes nothing."""
+    from .tables import game_dict
+    from .timers import due_in
+
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("room").filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.RUNNING:
+            raise Conflict("game_over", _("This game is over."))
+        if game.paused_at is None and game.version == version:
+            left = due_in(game_dict(game))
+            if left is None or left > 0:
+                raise NotDue(game)
+        return _apply(game, None, move, None, version)
+
+
+# --- pause (an operational step of the host, not a rule: no engine action) ------------------
+
+def pause_game(room: Room) -> Game:
+    """The host pauses the running game: every move is refused (taps, the host's and the game
+    master's timed ones) and the clock stands still until ``resume_game``."""
+    with transaction.atomic():
+        game = _running_game_locked(room.pk)
+        if game is None:
+            raise Conflict("no_game", _("No game is running."))
+        if game.paused_at is not None:
+            raise Conflict("paused", _("The game is paused."))
+        game.paused_at = timezone.now()
+        return _log_pause(room, game, "game_paused")
+
+
+def resume_game(room: Room) -> Game:
+    """The host resumes a paused game: the clock goes on with the time it had left when paused
+    (its start moves on by the pause's length; kept in the database, so also after a restart)."""
+    with transaction.atomic():
+        game = _running_game_locked(room.pk)
+        if game is None:
+            raise Conflict("no_game", _("No game is running."))
+        if game.paused_at is None:
+            raise Conflict("not_paused", _("The game is not paused."))
+        if game.clock_started is not None:
+            game.clock_started += timezone.now() - game.paused_at
+        game.paused_at = None
+        return _log_pause(room, game, "game_resumed")
+
+
+def _log_pause(room: Room, game: Game, kind: str) -> Game:
+    """Save a pause or resume and log it: an event of the log (public: everyone sees the game
+    stop), at the game's version — no action was applied, so a replay is unchanged."""
+    _append(game, game.version, [EngineEvent(kind, {}, PUBLIC)])
+    _update(game, ["paused_at", "clock_started", "next_seq"])
+    game.room = room
+    game.room_version = changed(room, game)
+    return game
+
+
 def _apply(game: Game, seat: int | None, action: dict, expected_turn: int | None,
            expected_version: int | None) -> Game:
     """Inside the transaction, with the game row locked: the shared body of both submits."""
+    if game.paused_at is not None:   # the host paused the game: nobody moves, not even the clock
+        raise Conflict("paused", _("The game is paused."))
     if expected_version is not None and expected_version != game.version:
         raise StaleVersion("stale", _("Your screen was out of date; it has been refreshed."))
     if expected_turn is not None and expected_turn != game.state.get("turn"):
@@ -373,6 +442,6 @@ def _update(instance, names: list[str]) -> None:
 
 __all__ = [
     "Conflict", "EngineError", "IllegalAction", "ServiceError", "StaleVersion", "abandon_game",
-    "clean_name", "configure", "create_room", "host_move", "join_room", "kick", "move_player", "set_presence",
-    "start_game", "submit", "submit_for_player",
+    "clean_name", "clock_move", "configure", "create_room", "host_move", "join_room", "kick", "move_player",
+    "pause_game", "resume_game", "set_presence", "start_game", "submit", "submit_for_player",
 ]

@@ -159,6 +159,10 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
                 timers.after_commit(services.start_game(room))   # the first step may be timed
             elif command == "abandon":
                 services.abandon_game(room)
+            elif command == "pause":
+                services.pause_game(room)
+            elif command == "resume":
+                timers.after_commit(services.resume_game(room))   # the clock goes on: arm it anew
             elif command == "move":
                 game = services.host_move(room, request.POST.get("move", ""),
                                           expected_turn=int(request.POST.get("turn", "")))
