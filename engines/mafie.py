@@ -819,6 +819,8 @@ def proxy(state: State, seat: int | None, action: Action) -> Result:
 
 
 def host_proxy_moves(state: State) -> dict[int, list[Action]]:
+    if state["phase"] not in (DETECTIVE_MEETING, TEAM_VOTE):   # no public choice is awaited
+        return {}
     return proxy_moves(state, legal_actions, _public_choice, waiting_for(state))
 
 

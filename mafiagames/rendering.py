@@ -15,6 +15,7 @@ every seat whose view is equal apart from the seat number.
 from __future__ import annotations
 
 import functools
+import json
 import math
 from dataclasses import dataclass
 
@@ -125,6 +126,24 @@ def host_moves(slug: str, view: dict) -> list[dict]:
             for move in view.get("host_moves") or []]
 
 
+def host_for_seats(table: Table) -> dict:
+    """What the host may do for seats during a game (engines/base.py): the public choices he may
+    make for a player whose phone is gone (``proxy_moves``: one ``<select>`` per seat, each
+    option a move as JSON) and whom he may remove (``removable``).  Public facts only: the TV
+    shows them."""
+    game = table.game
+    ruleset = registry.get(game["ruleset"])
+    names, online = game["names"], {p["id"] for p in table.players if p["connected"]}
+    label = getattr(presenter(game["ruleset"]), "proxy_label", lambda move, names: move["type"])
+    offered = getattr(ruleset, "proxy_moves", lambda state: {})(game["state"])
+    proxy = [{"seat": seat, "name": names[seat],
+              "moves": [{"value": json.dumps(move, sort_keys=True), "label": label(move, names)} for move in moves]}
+             for seat, moves in sorted(offered.items()) if game["seats"][seat] not in online]
+    removable = [{"seat": seat, "name": names[seat]}
+                 for seat in getattr(ruleset, "removable", lambda state: [])(game["state"])]
+    return {"proxy": proxy, "removable": removable}
+
+
 def _when_used(make):
     """A context value made only if a template uses it, and then once (Django calls a callable
     it finds in a context): the lobby's option rows are not shown during a game, nor the track
@@ -209,13 +228,16 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
     game = table.game
     running = bool(game and game["status"] == "running")
     keys = {frag: (memo, (host if frag == "tv-host" else None,)) for frag in TV_FRAGMENTS}
+    seat_help = None
     if running:
         if host:
             _warm_seats(table, kept)
+            seat_help = host_for_seats(table)
         narration = key_of(game["state"].get("narration"))
         keys["tv-narration"] = (kept, (game["id"], game["state"].get("turn"), game["state"].get("phase"), narration))
         # The host's buttons change only with what the players are asked, i.e. with the turn.
-        keys["tv-host"] = (kept, ("running", host, game["id"], game["state"].get("turn"), paused(game)))
+        keys["tv-host"] = (kept, ("running", host, game["id"], game["state"].get("turn"), paused(game),
+                                  key_of(seat_help)))
         keys["tv-settings"] = (kept, ("running",))  # empty on every TV
     else:  # the host's lobby controls: the seating and start button; the game and its options
         keys["tv-host"] = (kept, ("lobby", host, bool(game), _seating(table), table.ruleset))
@@ -232,6 +254,7 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
                 view = registry.get(table.game["ruleset"]).view(table.game["state"], None)
                 context.update(_game_context(table, view))
                 context["host_moves"] = host_moves(table.game["ruleset"], view) if host else []
+                context["seat_help"] = seat_help
                 tv_parts = getattr(presenter(table.game["ruleset"]), "tv_parts", None)
                 if tv_parts is not None:
                     context["parts"] = _parts(kept, tv_parts(view, context))

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engines import registry
-from engines.base import NOBODY, PUBLIC, EngineError, IllegalAction, resolve_options
+from engines.base import NOBODY, PROXY, PUBLIC, EngineError, IllegalAction, resolve_options
 from engines.base import Event as EngineEvent
 
 from . import db
@@ -278,6 +278,29 @@ def clock_move(game_id: int, version: int, move: dict) -> Game:
         return _apply(game, None, move, None, version)
 
 
+def host_for_seat(room: Room, action: dict, *, expected_turn: int | None) -> Game:
+    """The host acts for a seat (engines/base.py): ``{"type": "proxy", "seat", "action"}`` or
+    ``{"type": "remove_player", "seat"}``, made as the host (seat None); the engine decides what
+    its rulebook allows.
+
+    A proxy only while that player has no screen open (``Player.connections == 0``): a player
+    who is there makes his own choices, and the host must not make them for him on the TV.
+    A removal is not tied to that: the rulebook's removal is of a cheat caught at the table
+    (classic rules B.2.3), whose phone is very much connected."""
+    with transaction.atomic():
+        game = _running_game_locked(room.pk)
+        if game is None:
+            raise Conflict("no_game", _("No game is running."))
+        seat = action.get("seat")
+        if type(seat) is not int or not 0 <= seat < len(game.seats):
+            raise ServiceError("unknown_player", _("No such player in this game."))
+        if action.get("type") == PROXY and Player.objects.filter(pk=game.seats[seat], connections__gt=0).exists():
+            raise Conflict("connected", _("%(name)s is connected and chooses for themselves.")
+                           % {"name": game.names[seat]})
+        game.room = room
+        return _apply(game, None, action, expected_turn, None)
+
+
 # --- pause (an operational step of the host, not a rule: no engine action) ------------------
 
 def pause_game(room: Room) -> Game:
@@ -442,6 +465,6 @@ def _update(instance, names: list[str]) -> None:
 
 __all__ = [
     "Conflict", "EngineError", "IllegalAction", "ServiceError", "StaleVersion", "abandon_game",
-    "clean_name", "clock_move", "configure", "create_room", "host_move", "join_room", "kick", "move_player",
+    "clean_name", "clock_move", "configure", "create_room", "host_for_seat", "host_move", "join_room", "kick", "move_player",
     "pause_game", "resume_game", "set_presence", "start_game", "submit", "submit_for_player",
 ]
