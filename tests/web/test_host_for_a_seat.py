@@ -39,6 +39,7 @@ def test_the_host_votes_for_a_disconnected_player_and_the_tv_says_so():
     tv = host_client(room).get(f"/r/{room.code}/").content.decode()
     assert tv.count('name="command" value="proxy"') == 5            # nobody is connected in this test
     assert "Vote on behalf of Carol" in tv and '&quot;approve&quot;: false' in tv
+    assert "{#" not in tv and "host_for_seats" not in tv      # no template comment shows
     assert proxy_vote(room, game, 2, False).status_code == 204
     after = Game.objects.get(pk=game.pk)
     assert after.state["secret"]["ballots"][2] is False and after.version == game.version + 1
