@@ -98,3 +98,27 @@ def test_classic_the_host_removes_a_cheat_with_his_card_shown_connected_or_not()
     assert tv.count('name="command" value="remove"') == 8
     again = post(host_client(room), room, command="remove", seat=4, turn=after.state["turn"])
     assert again.status_code == 409 and "Pick a player still in the game." in again.content.decode()
+
+
+def test_mrakoslapi_the_host_bar_offers_removal_by_day_only_and_never_a_proxy():
+    from mafiagames.rendering import Table, tv_screen
+    from tests.engines.test_mrakoslapi_engine_game import Game as MrakGame
+
+    g = MrakGame()
+    names = ["Ann", "Ben", "Cyril", "Dana", "Eva", "Fred"]
+
+    def host_bar(state) -> str:
+        table = Table(code="TEST", language="en", ruleset="mrakoslapi", options=state["options"],
+                      players=[{"id": 100 + i, "name": n, "connected": False} for i, n in enumerate(names)],
+                      game={"id": 1, "ruleset": "mrakoslapi", "state": state, "version": 1, "names": names,
+                            "seats": [100 + i for i in range(6)], "status": "running", "clock_started": 1.0})
+        return tv_screen(table, host=True)["tv-host"]
+
+    night = host_bar(g.state)
+    assert 'value="remove"' not in night and 'value="proxy"' not in night
+    g.do(0, {"type": "mafia_target", "target": 5})
+    g.do(1, {"type": "mafia_target", "target": 5})
+    g.finish_night()
+    day = host_bar(g.state)
+    assert day.count('name="command" value="remove"') == 5 and "Remove Fred" not in day   # Fred died at night
+    assert 'value="proxy"' not in day
