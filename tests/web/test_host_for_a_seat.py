@@ -49,6 +49,16 @@ def test_the_host_votes_for_a_disconnected_player_and_the_tv_says_so():
     assert "Vote on behalf of Carol" not in tv
 
 
+def test_at_the_detective_meeting_the_host_can_answer_ready_for_an_absent_player():
+    room, players, game = started_game(5)
+    tv = host_client(room).get(f"/r/{room.code}/").content.decode()
+    assert "Answer for Carol" in tv and "Vote on behalf of" not in tv
+    assert post(host_client(room), room, command="proxy", seat=2, turn=game.state["turn"],
+                move=json.dumps({"type": "ready"})).status_code == 204
+    assert 2 in Game.objects.get(pk=game.pk).state["ready"]
+    assert "The host tapped ready for Carol." in host_client(room).get(f"/r/{room.code}/").content.decode()
+
+
 def test_only_the_host_only_for_a_disconnected_seat_and_only_a_public_choice():
     room, players, game = at_the_crew_vote()
     assert proxy_vote(room, game, 2, True, client=player_client(players[0])).status_code == 403
