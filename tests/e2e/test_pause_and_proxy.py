@@ -58,3 +58,22 @@ def test_pause_resume_and_a_vote_for_an_absent_player(live_daphne, browser, outp
         phone.click("#ph-panel button[value=approve]")
     expect(tv.locator("#tv-main")).to_contain_text("Erin")
     expect(tv.locator("#tv-host form.proxy")).to_have_count(0)
+
+
+def test_the_host_removes_a_player_from_classic_mafia_and_his_card_is_shown(live_daphne, browser, output_dir):
+    tv, join_url = open_tv(browser, live_daphne.url)
+    tv.on("dialog", lambda dialog: dialog.accept())
+    names = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
+    phones = [join_phone(browser, join_url, name, width=360) for name in names]
+    tv.select_option("#tv-settings select[name=ruleset]", "mafia_pl")
+    expect(tv.locator("#tv-main .lobby h2")).to_have_text("Mafia (Polish)")
+    tv.click("#tv-host button.start")
+    tv.locator("#tv-host details.remove-players summary").click()
+    expect(tv.locator("#tv-host button.remove")).to_have_count(7)
+    shoot(tv, phones[0], output_dir, "remove")
+    tv.locator("#tv-host button.remove", has_text="Remove Dave").click()
+    expect(tv.locator("#tv-narration")).to_contain_text("Dave was removed from the game. Dave's card:")
+    expect(tv.locator("#tv-players li", has_text="Dave")).to_contain_text("removed from the game")
+    # Six left to remove, unless Dave was the gang's last and the game is over.
+    expect(tv.locator("#tv-host button.remove, #tv-main .result")).not_to_have_count(0)
+    shoot(tv, phones[3], output_dir, "removed")
