@@ -194,8 +194,8 @@ class Response:
 class HttpConnection:
     """One keep-alive HTTP/1.1 connection to 127.0.0.1; reconnects when the server closed it."""
 
-    def __init__(self, host: str, port: int, timeout: float = 30.0):
-        self.host, self.port, self.timeout = host, port, timeout
+    def __init__(self, host: str, port: int, timeout: float = 30.0, source: str | None = None):
+        self.host, self.port, self.timeout, self.source = host, port, timeout, source
         self.reader = self.writer = None
         self.lock = asyncio.Lock()
 
@@ -215,7 +215,8 @@ class HttpConnection:
     async def _request(self, method, path, headers, body):
         for attempt in (1, 2):  # a keep-alive connection the server dropped is reopened once
             if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+                self.reader, self.writer = await asyncio.open_connection(
+                    self.host, self.port, local_addr=(self.source, 0) if self.source else None)
             lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
             lines += [f"{k}: {v}" for k, v in headers.items()]
             if body or method == "POST":
@@ -271,11 +272,14 @@ class HttpConnection:
 class Client:
     """One browser: its own cookie jar and connection; POSTs carry the CSRF header as htmx does."""
 
-    def __init__(self, base_url: str, headers: dict[str, str] | None = None, timeout: float = 15.0):
+    def __init__(self, base_url: str, headers: dict[str, str] | None = None, timeout: float = 15.0,
+                 source: str | None = None):
+        """``source``: the local address to connect from (e.g. 127.0.0.2: another machine, as far
+        as the server's per-address limits can tell; 127.0.0.1 is the server's own, never limited)."""
         parts = urlsplit(base_url)
         self.base_url = base_url.rstrip("/")
         self.origin = f"{parts.scheme}://{parts.netloc}"
-        self.conn = HttpConnection(parts.hostname, parts.port or 80, timeout)
+        self.conn = HttpConnection(parts.hostname, parts.port or 80, timeout, source)
         self.cookies: dict[str, str] = {}
         self.headers = dict(headers or {})
 

@@ -142,9 +142,15 @@ def _pretty(data) -> str:
 
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
-    list_display = ("code", "language", "ruleset", "created")
+    list_display = ("code", "language", "ruleset", "locked", "created")
     search_fields = ("code",)
-    readonly_fields = ("code", "host_token", "created")
+    # The host code opens the host controls on another device (a host whose browser closed).
+    readonly_fields = ("code", "host_code_shown", "host_token", "created")
+    exclude = ("host_code",)
+
+    @admin.display(description=_("host code"))
+    def host_code_shown(self, room: Room) -> str:
+        return room.host_code_display
 
 
 @admin.register(Player)

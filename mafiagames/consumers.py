@@ -21,9 +21,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import db, rendering, screens, seating, services, taps, timers
+from . import db, limits, rendering, screens, seating, services, taps, timers
 from .fanout import HUB
-from .models import Room
 
 log = logging.getLogger(__name__)
 
@@ -216,14 +215,17 @@ class ScreenConsumer(AsyncWebsocketConsumer):
 
     def _identify(self, cookies) -> int | None:
         """In a worker thread: None to accept, else the close code to refuse with."""
-        room = Room.objects.filter(code=self.code).first()
+        try:
+            room = limits.find_room(self.code, (self.scope.get("client") or [None])[0])
+        except limits.TooMany:
+            room = None
         if room is None:
             return CLOSE_NOT_FOUND
         self.language = room.language
         self.identified_at = room.version
         return self.identify(room, cookies)
 
-    def identify(self, room: Room, cookies) -> int | None:
+    def identify(self, room, cookies) -> int | None:
         raise NotImplementedError
 
     async def opened(self):
@@ -264,13 +266,13 @@ class PhoneConsumer(ScreenConsumer):
         player = seating.player_from_cookies(room, cookies)
         if player is None:
             return CLOSE_FORBIDDEN
-        self.player_id = player.pk
+        self.player_id, self.token, self.handovers = player.pk, player.token, player.handovers
         return None
 
     async def tap(self, message: dict):
         """A tap over the socket (the Origin check at the handshake stands in for CSRF)."""
         message.pop("HEADERS", None) or message.pop("headers", None)  # htmx 2 / htmx 4
-        result = await db.write(taps.tap_by_id, self.player_id, taps.form_from_json(message))
+        result = await db.write(taps.tap_by_id, self.player_id, self.token, taps.form_from_json(message))
         if result.status == 204:  # the ack: clears an old message; the new screen follows the ping
             await self.send(text_data=rendering.flash("", "clear", result.room_version))
         else:
@@ -292,18 +294,20 @@ class PhoneConsumer(ScreenConsumer):
             await db.write(services.set_presence, self.player_id, -1)
 
     def render(self, snap):
-        if snap.table is None or not any(p["id"] == self.player_id for p in snap.table.players):
+        me = None if snap.table is None else next((p for p in snap.table.players if p["id"] == self.player_id), None)
+        if me is None or me["handovers"] != self.handovers:
             if snap.table is not None and snap.version < self.identified_at:
                 return None  # older than this socket: from before the player joined
-            # Kicked by the host: say so and stop; this close code does not trigger a reconnect.
-            asyncio.ensure_future(self._removed())
+            # Kicked by the host, or the seat given to another phone with the host's approval:
+            # say so and stop; this close code does not trigger a reconnect.
+            asyncio.ensure_future(self._removed(replaced=me is not None))
             return None
         return rendering.phone_screen(snap.table, self.player_id, memo=snap.memo, kept=snap.kept)
 
-    async def _removed(self):
+    async def _removed(self, replaced: bool = False):
         try:
             with translation.override(self.language):
-                html = render_to_string("screens/removed.html")
+                html = render_to_string("screens/removed.html", {"replaced": replaced})
             await self.send(text_data=html)
             await self.close(code=CLOSE_FORBIDDEN)
         except Exception:   # a task of its own: nobody else would see this error

@@ -11,10 +11,17 @@ from django.utils.translation import gettext_lazy as _
 ROOM_CODE_ALPHABET = "ACDEFGHJKMNPQRTWXY"
 ROOM_CODE_LENGTH = 4
 NAME_MAX_LENGTH = 24
+# The host code opens the host controls on another device (views.host_login): 18^8 ≈ 1.1e10
+# codes, tried at most a few times a minute (limits.py), in two groups to be typed off a screen.
+HOST_CODE_LENGTH = 8
 
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def new_host_code() -> str:
+    return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(HOST_CODE_LENGTH))
 
 
 class Room(models.Model):
@@ -22,6 +29,9 @@ class Room(models.Model):
 
     code = models.CharField(max_length=ROOM_CODE_LENGTH, unique=True)
     host_token = models.CharField(max_length=64, default=new_token)
+    host_code = models.CharField(max_length=HOST_CODE_LENGTH, default=new_host_code)
+    # Locked by the host: nobody new may join (a claimed seat may still be given back).
+    locked = models.BooleanField(default=False)
     language = models.CharField(max_length=8, default="en")
     ruleset = models.CharField(max_length=32, default="mafie")
     options = models.JSONField(default=dict, blank=True)
@@ -39,6 +49,11 @@ class Room(models.Model):
     def group_name(self) -> str:
         return f"room.{self.code}"
 
+    @property
+    def host_code_display(self) -> str:
+        half = len(self.host_code) // 2
+        return f"{self.host_code[:half]}-{self.host_code[half:]}"
+
     def current_game(self) -> Game | None:
         return self.games.order_by("-id").first()
 
@@ -52,6 +67,9 @@ class Player(models.Model):
     token = models.CharField(max_length=64, default=new_token, editable=False)
     order = models.PositiveIntegerField(default=0)
     connections = models.IntegerField(default=0)
+    # How many times the host gave this seat to another phone: a phone whose count is older holds
+    # a dead token, and its open screen is told so (consumers.PhoneConsumer).
+    handovers = models.PositiveIntegerField(default=0, editable=False)
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -66,6 +84,32 @@ class Player(models.Model):
     @property
     def connected(self) -> bool:
         return self.connections > 0
+
+
+class Claim(models.Model):
+    """A new phone asking for a seat ("I was Ann"): the host lets it in or refuses (services.py).
+
+    The asking browser holds ``secret`` in a signed cookie; a seat changes hands only when the
+    host approves and that browser comes back for it.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for the host")
+        APPROVED = "approved", _("let in")
+        REFUSED = "refused", _("refused")
+        TAKEN = "taken", _("seat taken over")
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="claims")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    secret = models.CharField(max_length=64, default=new_token, editable=False)
+    status = models.CharField(max_length=16, choices=Status, default=Status.PENDING)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.status})"
 
 
 class GameQuerySet(models.QuerySet):

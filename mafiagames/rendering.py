@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -30,7 +30,7 @@ from engines.base import Option
 from . import timers
 from .presenters import key_of, presenter
 
-TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host")
+TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
 PHONE_FRAGMENTS = ("ph-head", "ph-role", "ph-panel", "ph-board")
 
 
@@ -45,6 +45,8 @@ class Table:
     players: list  # [{"id", "name", "connected"}] in lobby order
     game: dict | None = None  # {"id", "ruleset", "state", "version", "names", "seats", "status"}
     version: int = 0
+    claims: list = field(default_factory=list)  # [{"id", "name", "connected"}]: phones asking for a seat
+    locked: bool = False   # the host's "Lock room": nobody new may join
 
 
 def flash(message: str, kind: str = "error", version: int | None = None) -> str:
@@ -81,15 +83,25 @@ def _game_context(table: Table, view: dict) -> dict:
     online = {p["id"] for p in table.players if p["connected"]}
     for row in context.get("rows", []):
         row["connected"] = game["seats"][row["seat"]] in online
-    if game["status"] != "running":
-        # The ended game's rows stay (its reveal); the room has moved on: whoever joined since
+    if game["status"] == "finished":
+        # The finished game's rows stay (its reveal); the room has moved on: whoever joined since
         # is listed under them, as the next game will seat them.
         seated = set(game["seats"])
         context["joined_since"] = [p for p in table.players if p["id"] not in seated]
+    elif game["status"] == "abandoned":
+        context["ended_reveal"] = _when_used(lambda: ended_reveal(game))
     context.update(game_id=game["id"], turn=view.get("turn"),
                    tpl=pres.TEMPLATE_DIR, game_status=game["status"], deadline=deadline(game),
                    paused=paused(game), time_left=frozen_time_left(game))
     return context
+
+
+def ended_reveal(game: dict) -> list[dict]:
+    """Who was what in a game the host ended: no rulebook outcome reveals it, so each seat's
+    role is read from that seat's own view, worded by the ruleset's presenter."""
+    ruleset, pres = registry.get(game["ruleset"]), presenter(game["ruleset"])
+    return [{"name": name, "role": pres.role_text(ruleset.view(game["state"], seat))}
+            for seat, name in enumerate(game["names"])]
 
 
 def deadline(game: dict) -> int | None:
@@ -242,12 +254,14 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
     else:  # the host's lobby controls: the seating and start button; the game and its options
         keys["tv-host"] = (kept, ("lobby", host, bool(game), _seating(table), table.ruleset))
         keys["tv-settings"] = (kept, ("lobby", host, table.ruleset, key_of(table.options)))
+    # Who may come in: requests for a seat, the lock; the host's alone, in a game or not.
+    keys["tv-door"] = (kept, ("door", host, table.locked, key_of(table.claims) if host else None))
 
     def make_context():
         nonlocal context
         if context is None:
             context = _base_context(table)
-            context.update(host=host, in_game=bool(table.game))
+            context.update(host=host, in_game=bool(table.game), claims=table.claims, locked=table.locked)
             if host and not running:
                 context["host_parts"] = _parts(kept, _host_pieces(table, context["option_rows"]()))
             if table.game:
@@ -274,7 +288,9 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
     kept = {} if kept is None else _bounded(kept)
     me = next((p for p in table.players if p["id"] == player_id), None)
     game = table.game
-    seat = game["seats"].index(player_id) if game and player_id in game["seats"] else None
+    # A game the host ended is over for everyone at once: every phone is back in the lobby.
+    ended = bool(game and game["status"] == "abandoned")
+    seat = game["seats"].index(player_id) if game and not ended and player_id in game["seats"] else None
     view = registry.get(game["ruleset"]).view(game["state"], seat) if seat is not None else None
     if view is not None:
         mine = view["me"]
@@ -289,7 +305,7 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
         spectating = bool(game and game["status"] == "running")
         # A watcher's panel is a fixed text; the lobby's names the ruleset and who has joined.
         panel = ("spectating",) if spectating else \
-            ("lobby", table.ruleset, key_of([p["name"] for p in table.players]))
+            ("lobby", table.ruleset, ended, key_of([p["name"] for p in table.players]))
         keys = {"ph-role": (kept, ("idle-role",)), "ph-board": (kept, ("idle-board",)), "ph-panel": (kept, panel)}
     keys["ph-head"] = (kept, ("head", me["name"] if me else ""))
     context = None
@@ -298,7 +314,7 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
         nonlocal context
         if context is None:
             context = _base_context(table)
-            context.update(player=me, seat=None, in_game=False)
+            context.update(player=me, seat=None, in_game=False, ended_by_host=ended)
             if view is not None:
                 context.update(_game_context(table, view))
                 context.update(seat=seat, in_game=True)

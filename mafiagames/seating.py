@@ -7,14 +7,17 @@ serve HTTP views (request cookies) and websockets (cookies from the handshake).
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.core import signing
 from django.http import parse_cookie
 
-from .models import Player, Room
+from .models import Claim, Player, Room
 
 PLAYER_SALT = "mafiagames.player"
 HOST_SALT = "mafiagames.host"
+CLAIM_SALT = "mafiagames.claim"
 
 
 def player_cookie_name(code: str) -> str:
@@ -23,6 +26,23 @@ def player_cookie_name(code: str) -> str:
 
 def host_cookie_name(code: str) -> str:
     return f"mg_h_{code}"
+
+
+def claim_cookie_name(code: str) -> str:
+    return f"mg_c_{code}"
+
+
+def claim_token(claim: Claim) -> str:
+    """What a phone asking for a seat holds until the host answers (services.collect_seat)."""
+    return signing.dumps({"r": claim.room.code, "c": claim.pk, "s": claim.secret}, salt=CLAIM_SALT)
+
+
+def claim_from_cookies(code: str, cookies: dict[str, str]) -> tuple[int, str] | None:
+    """The request id and secret this browser holds for room ``code``, or None."""
+    data = _load(cookies.get(claim_cookie_name(code)), CLAIM_SALT)
+    if not data or data.get("r") != code or not isinstance(data.get("c"), int):
+        return None
+    return data["c"], str(data.get("s"))
 
 
 def player_token(player: Player) -> str:
@@ -75,3 +95,9 @@ def scope_cookies(scope: dict) -> dict[str, str]:
 
 def set_cookie(response, name: str, value: str) -> None:
     response.set_cookie(name, value, max_age=settings.PLAYER_COOKIE_MAX_AGE, httponly=True, samesite="Lax")
+
+
+def host_code_matches(room: Room, typed: str) -> bool:
+    """Whether ``typed`` is the room's host code, however it was spaced, dashed or cased."""
+    code = "".join(ch for ch in str(typed).upper() if ch.isalnum())
+    return secrets.compare_digest(code.encode(), room.host_code.encode())

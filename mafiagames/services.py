@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import weakref
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -19,7 +20,7 @@ from engines.base import NOBODY, PROXY, PUBLIC, EngineError, IllegalAction, reso
 from engines.base import Event as EngineEvent
 
 from . import db
-from .models import NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Event, Game, Player, Room
+from .models import NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Claim, Event, Game, Player, Room, new_token
 from .notify import ping
 from .text import unshowable
 
@@ -87,16 +88,99 @@ def clean_name(raw: str) -> str:
     return name
 
 
+# Who may sit in a room: the largest table any ruleset seats, and as many again watching at most
+# AUDIENCE (they are dealt in at the next game).  More is a flood, not a game night.
+AUDIENCE = 10
+
+
+def seat_cap() -> int:
+    return max(ruleset.max_players for ruleset in registry.all()) + AUDIENCE
+
+
 def join_room(room: Room, raw_name: str) -> Player:
     name = clean_name(raw_name)
     try:
         with transaction.atomic():
+            door = Room.objects.select_for_update().get(pk=room.pk)
+            if door.locked:
+                raise Forbidden("room_locked", _("The host has locked this room. If you were playing, "
+                                                 "ask to get your seat back."))
+            if door.players.count() >= seat_cap():
+                raise Conflict("room_full", _("This room is full."))
             order = (room.players.order_by("-order").values_list("order", flat=True).first() or 0) + 1
             player = Player.objects.create(room=room, name=name, name_key=name.casefold(), order=order)
             changed(room)
     except IntegrityError:
         raise ServiceError("name_taken", _("Somebody in this room already uses that name.")) from None
     return player
+
+
+def set_locked(room: Room, locked: bool) -> None:
+    """The host's "Lock room" switch: while locked nobody new joins; a lost phone may still ask
+    for its seat back (that is when a locked room needs it most)."""
+    with transaction.atomic():
+        Room.objects.filter(pk=room.pk).update(locked=locked)
+        changed(room)
+    room.locked = locked
+
+
+# --- a seat for a new phone, with the host's consent ---------------------------------------------
+# A player whose phone is lost (or whose browser forgot the room) asks for their seat from a new
+# phone; so may anyone the host wants to give an empty seat to.  Only the host's approval moves a
+# seat: the seat's token changes, so the old phone's cookie and open screen stop working.
+
+CLAIM_WAIT = timedelta(minutes=10)   # an unanswered request lapses
+MAX_CLAIMS = 8                       # unanswered requests per room: the host's list stays short
+
+
+def waiting_claims(room_id: int):
+    return Claim.objects.filter(room_id=room_id, status=Claim.Status.PENDING,
+                                created__gte=timezone.now() - CLAIM_WAIT)
+
+
+def ask_for_seat(room: Room, player_id: int) -> Claim:
+    """A new phone asks for the seat of ``player_id``; the host sees the request."""
+    with transaction.atomic():
+        player = Player.objects.filter(room=room, pk=player_id).first()
+        if player is None:
+            raise ServiceError("unknown_player", _("No such player in this room."))
+        if waiting_claims(room.pk).count() >= MAX_CLAIMS:
+            raise Conflict("too_many_claims", _("The host has too many requests to answer. Try again in a minute."))
+        claim = Claim.objects.create(room=room, player=player)
+        changed(room)
+    return claim
+
+
+def answer_claim(room: Room, claim_id: int, approve: bool) -> None:
+    """The host lets the asking phone in (the seat's token changes) or refuses."""
+    with transaction.atomic():
+        claim = waiting_claims(room.pk).select_for_update().filter(pk=claim_id).first()
+        if claim is None:
+            raise Conflict("claim_gone", _("That request is no longer waiting."))
+        if approve:
+            Player.objects.filter(pk=claim.player_id).update(token=new_token(), handovers=F("handovers") + 1)
+            # One phone gets the seat; anyone else asking for it is turned away.
+            waiting_claims(room.pk).filter(player_id=claim.player_id).exclude(pk=claim.pk).update(
+                status=Claim.Status.REFUSED)
+        claim.status = Claim.Status.APPROVED if approve else Claim.Status.REFUSED
+        claim.save(update_fields=["status"])
+        changed(room)
+
+
+def collect_seat(room: Room, claim_id: int, secret: str) -> tuple[Claim, Player | None]:
+    """The asking phone comes back: its request, and the seat once (and only once) approved."""
+    with transaction.atomic():
+        claim = Claim.objects.select_for_update().select_related("player").filter(room=room, pk=claim_id).first()
+        if claim is None or not secrets.compare_digest(claim.secret, str(secret)):
+            raise Forbidden("claim_unknown", _("We do not know that request. Ask again."))
+        if claim.status == Claim.Status.PENDING and claim.created < timezone.now() - CLAIM_WAIT:
+            claim.status = Claim.Status.REFUSED   # lapsed unanswered: as good as refused
+            claim.save(update_fields=["status"])
+        if claim.status != Claim.Status.APPROVED:
+            return claim, None
+        claim.status = Claim.Status.TAKEN
+        claim.save(update_fields=["status"])
+        return claim, claim.player
 
 
 def changed(room: Room, game: Game | None = None) -> int:
@@ -464,7 +548,8 @@ def _update(instance, names: list[str]) -> None:
 
 
 __all__ = [
-    "Conflict", "EngineError", "IllegalAction", "ServiceError", "StaleVersion", "abandon_game",
-    "clean_name", "clock_move", "configure", "create_room", "host_for_seat", "host_move", "join_room", "kick", "move_player",
-    "pause_game", "resume_game", "set_presence", "start_game", "submit", "submit_for_player",
+    "Conflict", "EngineError", "IllegalAction", "ServiceError", "StaleVersion", "abandon_game", "answer_claim",
+    "ask_for_seat", "clean_name", "clock_move", "collect_seat", "configure", "create_room", "host_for_seat",
+    "host_move", "join_room", "kick", "move_player", "pause_game", "resume_game", "seat_cap", "set_locked",
+    "set_presence", "start_game", "submit", "submit_for_player",
 ]

@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -66,6 +67,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Outside the session and CSRF middlewares, so it sees the cookies they set.
+    "mafiagames.middleware.secure_cookies_over_https",
     # Async-capable (unlike WhiteNoise's): with every middleware async, a request crosses to a
     # worker thread once, for the view, instead of hopping between threads and the event loop
     # once per sync middleware (which stalled taps while the loop was busy pushing screens).
@@ -193,9 +197,38 @@ SERVESTATIC_USE_FINDERS = _env_bool("STATIC_FROM_SOURCE", not (STATIC_ROOT / "ap
 
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
-# Phones play over plain http on the LAN; cookies must not require https.
+# Phones play over plain http on the LAN, so cookies cannot always require https; a response to
+# an https request marks every cookie Secure instead (mafiagames.middleware.secure_cookies_over_https).
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
+# Behind a TLS proxy (nginx in docker-compose, Caddy, …) the request reaches daphne as plain http;
+# the proxy says the browser used https.  Trusted always: our nginx.conf overwrites the header, and
+# a client that sends it to a bare daphne on the LAN only changes its own responses (Secure
+# cookies its browser then keeps to https, an HSTS header that browsers ignore over http).
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Sent only on https responses (SecurityMiddleware); browsers ignore it for IP addresses, so a
+# LAN game at http://192.168.1.20:8000 is never affected.  HSTS_SECONDS=0 switches it off
+# (e.g. a proxy tried on localhost, whose http ports would all be upgraded afterwards).
+SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+
+# Content-Security-Policy on every response: only our own scripts (app.js, htmx and its ws
+# extension, all served from /static/), our own stylesheet, no inline script, style or eval.
+# htmx needs no more: its indicator <style> and eval are switched off in base.html's htmx-config.
+# connect-src 'self' also covers ws:// to the same host and port (CSP Level 3).
+# No nonces: nothing inline is allowed at all.  The admin needs nothing more either.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],   # the favicon is an empty data: URL; the QR code is inline SVG
+    "connect-src": [CSP.SELF],
+    # The wake-lock fallback's video is a MediaStream (srcObject), which no fetch directive governs.
+    "media-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
 # Signed per-room player tokens live for a long evening and beyond.
 PLAYER_COOKIE_MAX_AGE = 60 * 60 * 24 * 7
 # Every timer of the game master (a Plot Thickens window's minimum length, a night step's

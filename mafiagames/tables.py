@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from .models import Game, Room
 from .rendering import Table
+from .services import waiting_claims
 
 
 def load_table(room: Room) -> Table:
-    players = [{"id": p.pk, "name": p.name, "connected": p.connections > 0} for p in room.players.all()]
+    players = [{"id": p.pk, "name": p.name, "connected": p.connections > 0, "handovers": p.handovers}
+               for p in room.players.all()]
+    names = {p["id"]: p for p in players}
+    claims = [{"id": c.pk, "name": names[c.player_id]["name"], "connected": names[c.player_id]["connected"]}
+              for c in waiting_claims(room.pk) if c.player_id in names]
     game = room.current_game()
     return Table(code=room.code, language=room.language, ruleset=room.ruleset, options=room.options,
                  players=players, game=game_dict(game) if game else None,
-                 version=room.version)
+                 version=room.version, claims=claims, locked=room.locked)
 
 
 def game_dict(game: Game) -> dict:

@@ -59,21 +59,23 @@ def tap(room: Room, player_id: int, form) -> TapResult:
         return TapResult(204, "", game.room_version)
 
 
-def tap_by_id(player_id: int, form) -> TapResult:
-    """``tap`` for a socket's player, looked up afresh: the host may have removed them."""
-    room = _room_of(player_id)
+def tap_by_id(player_id: int, token: str, form) -> TapResult:
+    """``tap`` for a socket's player, looked up afresh: the host may have removed them, or given
+    the seat to another phone (its token changed)."""
+    room = _room_of(player_id, token)
     if room is None:
         return TapResult(403, _("You are not seated in this room. Join again."))
     return tap(room, player_id, form)
 
 
-def _room_of(player_id: int) -> Room | None:
-    """The room of a player (only what a tap needs of it), in one plain statement: every tap
-    of every phone runs it (docs/performance.md)."""
+def _room_of(player_id: int, token: str) -> Room | None:
+    """The room of a player holding ``token`` (only what a tap needs of it), in one plain
+    statement: every tap of every phone runs it (docs/performance.md)."""
     conn = db.this_connection()
     with conn.cursor() as cursor:
         cursor.execute(f"SELECT r.id, r.code, r.language, r.ruleset FROM {Room._meta.db_table} r "
-                       f"JOIN {Player._meta.db_table} p ON p.room_id = r.id WHERE p.id = %s", [player_id])
+                       f"JOIN {Player._meta.db_table} p ON p.room_id = r.id WHERE p.id = %s AND p.token = %s",
+                       [player_id, token])
         row = cursor.fetchone()
     # Loaded like ``only(...)``: should anyone save it, only these fields would be written.
     return None if row is None else Room.from_db(conn.alias, ["id", "code", "language", "ruleset"], row)

@@ -6,11 +6,13 @@ Errors a person can fix come back as a message (HTTP 400/409) that the page show
 
 from __future__ import annotations
 
+import functools
 import json
 
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -18,17 +20,26 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from engines import registry
 from engines.base import PROXY, REMOVE_PLAYER, EngineError, MalformedAction
 
-from . import addresses, db, rendering, seating, services, taps, timers
+from . import addresses, db, limits, rendering, seating, services, taps, timers
 from .models import ROOM_CODE_LENGTH, Room
 from .presenters import error_message
 from .tables import load_table
 
 
-def _room(code: str) -> Room:
-    code = code.upper()
-    if len(code) != ROOM_CODE_LENGTH:
+def _room(request: HttpRequest, code: str) -> Room:
+    """The room named in the URL; 404 for an unknown one, 429 for a client that tries many."""
+    room = limits.find_room(code, _address(request))
+    if room is None:
         raise Http404("no such room")
-    return get_object_or_404(Room, code=code)
+    return room
+
+
+def _address(request: HttpRequest) -> str | None:
+    return request.META.get("REMOTE_ADDR")
+
+
+def too_many(message: str) -> HttpResponse:
+    return HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
 
 
 def flash(message: str, status: int = 400, *, kind: str = "error") -> HttpResponse:
@@ -60,9 +71,21 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"language": translation.get_language()})
 
 
+def answers_limits(view):
+    """A view whose room lookup may refuse a client that probes too many codes (``_room``)."""
+    @functools.wraps(view)
+    def wrapper(*args, **kwargs):
+        try:
+            return view(*args, **kwargs)
+        except limits.TooMany as exc:
+            return too_many(str(exc))
+    return wrapper
+
+
 @require_GET
+@answers_limits
 def tv(request: HttpRequest, code: str) -> HttpResponse:
-    room = _room(code)
+    room = _room(request, code)
     url = addresses.join_url(request.get_host(), room.code, request.scheme)
     host = seating.is_host(room, request.COOKIES)
     with translation.override(room.language):
@@ -72,26 +95,110 @@ def tv(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@answers_limits
 def join(request: HttpRequest, code: str) -> HttpResponse:
-    room = _room(code)
+    """Join with a name, or ask for a seat already in the room ("I was Ann"): the host decides."""
+    room = _room(request, code)
     if seating.player_from_cookies(room, request.COOKIES) is not None:
         return redirect("phone", code=room.code)
     with translation.override(room.language):
-        if request.method == "POST":
-            try:
-                player = services.join_room(room, request.POST.get("name", ""))
-            except services.ServiceError as exc:
-                context = {"room": room, "error": exc.message, "name": request.POST.get("name", "")[:100]}
-                return render(request, "join.html", context, status=400)
-            response = redirect("phone", code=room.code)
-            seating.set_cookie(response, seating.player_cookie_name(room.code), seating.player_token(player))
-            return response
-        return render(request, "join.html", {"room": room})
+        if request.method == "GET":
+            return _join_page(request, room)
+        if not limits.allow(limits.JOINS, _address(request)):
+            return _join_page(request, room, _("Too many joins from this network. Wait a minute and try again."), 429)
+        try:
+            if "seat" in request.POST:
+                claim = services.ask_for_seat(room, int(request.POST["seat"]))
+                response = redirect("claim", code=room.code)
+                seating.set_cookie(response, seating.claim_cookie_name(room.code), seating.claim_token(claim))
+                return response
+            player = services.join_room(room, request.POST.get("name", ""))
+        except ValueError:
+            return _join_page(request, room, _("That request was malformed."), 400)
+        except services.ServiceError as exc:
+            return _join_page(request, room, exc.message, exc.status)
+        response = redirect("phone", code=room.code)
+        seating.set_cookie(response, seating.player_cookie_name(room.code), seating.player_token(player))
+        return response
+
+
+def _join_page(request: HttpRequest, room: Room, error: str = "", status: int = 200) -> HttpResponse:
+    players = list(room.players.all())
+    name = request.POST.get("name", "")[:100] if request.method == "POST" else ""
+    taken = next((p for p in players if error and p.name_key == " ".join(name.split()).casefold()), None)
+    return render(request, "join.html", {"room": room, "error": error, "name": name, "players": players,
+                                         "taken": taken, "heading": _join_heading(room)}, status=status)
+
+
+def _join_heading(room: Room) -> str:
+    return _("Join room %(code)s") % {"code": room.code}
 
 
 @require_GET
+@answers_limits
+def claim(request: HttpRequest, code: str) -> HttpResponse:
+    """A phone that asked for a seat: waiting, refused, or (once approved) seated — its page asks
+    again every few seconds; the answer that seats it sets the seat's new cookie."""
+    room = _room(request, code)
+    held = seating.claim_from_cookies(room.code, request.COOKIES)
+    if held is None:
+        return redirect("join", code=room.code)
+    with translation.override(room.language):
+        try:
+            asked, player = services.collect_seat(room, *held)
+        except services.ServiceError as exc:
+            response = _join_page(request, room, exc.message, exc.status)
+            response.delete_cookie(seating.claim_cookie_name(room.code))
+            return response
+        if player is None:
+            template = "claim_status.html" if request.htmx else "claim.html"
+            return render(request, template, {"room": room, "claim": asked, "name": asked.player.name,
+                                              "heading": _join_heading(room)})
+        response = HttpResponse(status=204)
+        if request.htmx:
+            response["HX-Redirect"] = reverse("phone", kwargs={"code": room.code})
+        else:
+            response = redirect("phone", code=room.code)
+        response.delete_cookie(seating.claim_cookie_name(room.code))
+        seating.set_cookie(response, seating.player_cookie_name(room.code), seating.player_token(player))
+        return response
+
+
+@require_http_methods(["GET", "POST"])
+@answers_limits
+def host_login(request: HttpRequest, code: str) -> HttpResponse:
+    """The host controls on another device: the host code from the host's screen (or the admin)
+    gives this browser the host cookie.  A few tries a minute (limits.HOST_CODE_*)."""
+    room = _room(request, code)
+    with translation.override(room.language):
+        page = {"room": room, "heading": _("Host room %(code)s") % {"code": room.code}}
+        if request.method == "GET":
+            return render(request, "host_login.html", page)
+        address = _address(request)
+        if not (limits.allow(limits.HOST_CODE_TRIES, address, room.pk)
+                and limits.allow(limits.HOST_CODE_ROOM, address, room.pk, shared=True)):
+            return render(request, "host_login.html", {**page, "error": _(
+                "Too many tries. Wait a minute and try again.")}, status=429)
+        if not seating.host_code_matches(room, request.POST.get("host_code", "")):
+            return render(request, "host_login.html", {**page, "error": _(
+                "That is not this room's host code.")}, status=403)
+        response = redirect("tv", code=room.code)
+        seating.set_cookie(response, seating.host_cookie_name(room.code), seating.host_token(room))
+        return response
+
+
+@require_GET
+@answers_limits
+def host_login_start(request: HttpRequest) -> HttpResponse:
+    """The home page's "Host an existing room": from a room code to that room's host login."""
+    room = _room(request, request.GET.get("code", "").strip())
+    return redirect("host_login", code=room.code)
+
+
+@require_GET
+@answers_limits
 def phone(request: HttpRequest, code: str) -> HttpResponse:
-    room = _room(code)
+    room = _room(request, code)
     player = seating.player_from_cookies(room, request.COOKIES)
     if player is None:
         return redirect("join", code=room.code)
@@ -111,11 +218,12 @@ async def act(request: HttpRequest, code: str) -> HttpResponse:
     return await db.write(_act, request, code)
 
 
+@answers_limits
 def _act(request: HttpRequest, code: str) -> HttpResponse:
     code = code.upper()
     player = seating.seated_player(code, request.COOKIES)
     if player is None:
-        room = _room(code)  # unknown room: 404
+        room = _room(request, code)  # unknown room: 404
         with translation.override(room.language):
             return flash(_("You are not seated in this room. Join again."), 403)
     result = taps.tap(player.room, player.pk, request.POST)
@@ -142,9 +250,10 @@ def _options_from_form(slug: str, post, switched: bool) -> dict:
 
 
 @require_POST
+@answers_limits
 def host(request: HttpRequest, code: str) -> HttpResponse:
-    """The host's controls on the TV: settings, seating, start, end, next game."""
-    room = _room(code)
+    """The host's controls on the TV: settings, seating, start, end, next game, who comes in."""
+    room = _room(request, code)
     with translation.override(room.language):
         if not seating.is_host(room, request.COOKIES):
             return flash(_("Only the host can do that."), 403)
@@ -163,6 +272,17 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
                 timers.after_commit(services.start_game(room))   # the first step may be timed
             elif command == "abandon":
                 services.abandon_game(room)
+            elif command in ("let_in", "refuse"):
+                services.answer_claim(room, int(request.POST.get("claim", "")), approve=command == "let_in")
+            elif command in ("lock", "unlock"):
+                services.set_locked(room, command == "lock")
+            elif command == "host_code":   # shown on request only: the TV is watched by everyone
+                return render(request, "screens/host_code.html", {
+                    "code": room.code, "host_code": room.host_code_display,
+                    "login_url": addresses.base_url(request.get_host(), request.scheme) + reverse(
+                        "host_login", kwargs={"code": room.code})})
+            elif command == "hide_code":
+                return HttpResponse("")
             elif command in ("proxy", "remove"):
                 game = services.host_for_seat(room, _for_seat(command, request.POST),
                                               expected_turn=int(request.POST.get("turn", "")))

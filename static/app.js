@@ -1,4 +1,4 @@
-// mafiagames client glue: reconnects, press-and-hold role card, narration speech, wake lock.
+// mafiagames client glue: reconnects, press-and-hold role card, narration speech, screens that stay on.
 // Everything else is server-rendered and swapped in by htmx (fragments by id over the websocket).
 (function () {
   "use strict";
@@ -45,16 +45,63 @@
     if (!document.hidden && socket && !open) {
       socket.reconnect();
     }
-    if (!document.hidden) { requestWakeLock(); }
+    if (!document.hidden) { keepAwake(); }
   });
 
-  // Screen wake lock on phones, where the browser allows it (secure contexts only).
-  function requestWakeLock() {
-    if (document.body.classList.contains("phone") && navigator.wakeLock && !document.hidden) {
-      navigator.wakeLock.request("screen").catch(function () {});
+  // Screens must not sleep mid-game: phones, and the TV laptop too. The Wake Lock API exists only
+  // in secure contexts (https, localhost), so a phone on http://<LAN address> has no
+  // navigator.wakeLock. There (or when the lock is refused) a tiny muted video of a canvas this
+  // page paints itself plays instead: Chromium holds a screen wake lock while a visible video
+  // plays, and exempts a MediaStream video from its minimum size (blink's VideoWakeLock).
+  // A muted video cannot keep an iPhone awake (WebKit wants one that plays sound): see
+  // docs/operations.md, "Screens that stay on".
+  var wakeVideo = null;
+  function awakeScreen() {
+    return document.body.classList.contains("phone") || document.body.classList.contains("tv");
+  }
+  function keepAwake() {
+    if (!awakeScreen() || document.hidden) { return; }
+    if (navigator.wakeLock) {
+      navigator.wakeLock.request("screen").catch(playWakeVideo);
+    } else if (wakeVideo) {
+      playWakeVideo();   // it pauses while the page is hidden; a muted video may play without a tap
     }
   }
-  document.addEventListener("DOMContentLoaded", requestWakeLock);
+  function playWakeVideo() {
+    wakeVideo = wakeVideo || makeWakeVideo();
+    if (wakeVideo && wakeVideo.paused && !document.hidden) { wakeVideo.play().catch(function () {}); }
+  }
+  function makeWakeVideo() {
+    var canvas = document.createElement("canvas");
+    if (!canvas.captureStream) { return null; }
+    canvas.width = canvas.height = 2;
+    var paint = canvas.getContext("2d");
+    var frame = 0;
+    function repaint() {
+      paint.fillStyle = frame++ % 2 ? "#000" : "#111";
+      paint.fillRect(0, 0, 2, 2);
+    }
+    repaint();
+    var video = document.createElement("video");
+    video.className = "wake-video";
+    video.muted = true;
+    video.setAttribute("muted", "");
+    video.setAttribute("playsinline", "");
+    video.setAttribute("aria-hidden", "true");
+    video.srcObject = canvas.captureStream();
+    document.body.appendChild(video);
+    // A canvas stream carries a frame only when the canvas changes: without one now and then the
+    // video stands still.
+    setInterval(function () { if (!video.paused) { repaint(); } }, 1000);
+    return video;
+  }
+  document.addEventListener("DOMContentLoaded", keepAwake);
+  // Browsers play a video only after the first tap on the page (autoplay policies).
+  ["click", "keydown"].forEach(function (type) {
+    document.addEventListener(type, function () {
+      if (!navigator.wakeLock && awakeScreen()) { playWakeVideo(); }
+    }, true);
+  });
 
   // Press and hold to peek at the secret role; it hides again when released or left.
   document.addEventListener("pointerdown", function (e) {
@@ -179,6 +226,62 @@
     replayShow(night, button.hasAttribute("data-replay-next") ? shown + 1
       : button.hasAttribute("data-replay-back") ? shown - 1 : all);
   });
+
+  // A Mrakošlapi night in equal steps (presenters/mrakoslapi.py night_steps): one step shown at a
+  // time, and the step a player is on stays shown when the server sends a new screen. A Mág's
+  // tunnel takes two taps: where it starts, then where it leads (one form per name, as for
+  // every other card, so the step looks like every other phone's).
+  var night = { number: null, step: 1, from: {} };
+  function showNightStep() {
+    var box = document.querySelector("[data-steps]");
+    if (!box) { return; }
+    if (box.getAttribute("data-steps") !== night.number) {
+      night = { number: box.getAttribute("data-steps"), step: 1, from: {} };
+    }
+    var steps = box.querySelectorAll("[data-night-step]");
+    night.step = Math.max(1, Math.min(night.step, steps.length));
+    steps.forEach(function (step, i) { step.hidden = i !== night.step - 1; });
+    var count = document.querySelector("[data-step-count]");
+    var label = document.querySelector("[data-step-label]");
+    if (count && label) {
+      count.textContent = label.getAttribute("data-step-label")
+        .replace("{n}", night.step).replace("{of}", steps.length);
+    }
+    box.querySelectorAll("[data-pair]").forEach(function (prompt) {
+      var from = night.from[prompt.getAttribute("data-prompt")];
+      if (from !== undefined) { markTunnelStart(prompt, from); }
+    });
+  }
+  function markTunnelStart(prompt, seat) {
+    prompt.querySelectorAll("form.target-choice").forEach(function (form) {
+      var to = form.querySelector("input[name=to]");
+      form.querySelector("button").setAttribute("aria-pressed", String(!!to && to.value === seat));
+    });
+    prompt.querySelector(".ask").textContent = prompt.getAttribute("data-then");
+  }
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("[data-step-prev],[data-step-next]");
+    if (!button) { return; }
+    night.step += button.hasAttribute("data-step-next") ? 1 : -1;
+    showNightStep();
+  });
+  document.addEventListener("htmx:wsConfigSend", function (e) {
+    var prompt = e.target.closest && e.target.closest("[data-pair]");
+    var to = e.detail.parameters.to;
+    if (!prompt || to === undefined) { return; }
+    var key = prompt.getAttribute("data-prompt");
+    if (night.from[key] === undefined) {      // the first tap: where the tunnel starts
+      night.from[key] = String(to);
+      e.preventDefault();
+      if (e.detail.triggeringEvent) { e.detail.triggeringEvent.preventDefault(); }
+      markTunnelStart(prompt, night.from[key]);
+      return;
+    }
+    e.detail.parameters.from = night.from[key];
+    delete night.from[key];
+  });
+  document.addEventListener("htmx:oobAfterSwap", showNightStep);
+  document.addEventListener("DOMContentLoaded", showNightStep);
 
   // Countdowns to the game master's next timed move: [data-deadline] holds the server's due time
   // (ms since the epoch); the server makes the move, this only shows the seconds left.

@@ -31,3 +31,13 @@ def output_dir(request) -> Path:
     path = ROOT / "test-results" / request.node.name
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits(request):
+    """Every test starts with no joins or probes counted (mafiagames/limits.py is per process)."""
+    if request.config.pluginmanager.hasplugin("django"):
+        from mafiagames import limits
+
+        limits.reset_all()
+    yield

@@ -259,6 +259,11 @@ def narrate(item: dict, names: list[str], view: dict) -> str:
     return fill(line, params)
 
 
+def role_text(view: dict) -> str:
+    """A seat's role in words, from its own view: the reveal of a game the host ended."""
+    return role_name(view, view["me"]["role"])
+
+
 def present(view: dict, names: list[str]) -> dict:
     """Template context for a classic Mafia view (the TV when view["me"] is None)."""
     table = words(view)

@@ -150,6 +150,11 @@ PHASE_TITLES = {
 }
 
 
+def role_text(view: dict) -> str:
+    """A seat's role in words, from its own view: the reveal of a game the host ended."""
+    return str(ROLE_NAMES.get(view["me"]["role"], view["me"]["role"]))
+
+
 def present(view: dict, names: list[str]) -> dict:
     """Template context for a Mafie view (TV when view["me"] is None)."""
     n = view["players"]

@@ -144,6 +144,12 @@ def narrate(item: dict, names: list[str], view: dict) -> str:
     return fill(line, params)
 
 
+def role_text(view: dict) -> str:
+    """A seat's cards in words, from its own view: the reveal of a game the host ended."""
+    cards = view["me"]["cards"]
+    return ", ".join(card_name(c["type"], c["no"]) for c in cards) if cards is not None else str(_("out of the game"))
+
+
 def present(view: dict, names: list[str]) -> dict:
     """Template context for a Mrakošlapi view (the TV when view["me"] is None)."""
     d = view.get("day")
@@ -237,9 +243,7 @@ def _mine(view: dict, me: dict, names: list[str]) -> dict:
         "fake_dead": me["status"] == "FAKE_DEAD",
         "muted": view["seats"][seat]["muted"],
         "i_won": bool(view.get("outcome")) and seat in view["outcome"]["winners"],
-        "prompts": _prompts(me, names) if me.get("night") else [],
-        "mafia_room": [{"name": names[p["seat"]], "target": names[p["target"]] if p["target"] is not None else None,
-                        "confirmed": p["confirmed"], "me": p["seat"] == seat} for p in me["mafia_room"] or []],
+        "night_steps": night_steps(view, me, names) if me.get("night") else [],
     }
     mine.update(_day_choices(me, names))
     return mine
@@ -259,45 +263,84 @@ NIGHT_ASKS = {
     C.MAG: gettext_lazy("Make a tunnel: bullets reaching the first player go on to the second."),
     C.SLINA: gettext_lazy("Whom do you slime tonight? Bullets slide off them."),
     C.EXHIBICIONISTA: gettext_lazy("Silence a player for tomorrow? You can do it once."),
-    C.MEDIK: gettext_lazy("Fake your death for the next day and night? You can do it once."),
+    C.MEDIK: gettext_lazy("Play dead for the next day and night? Tap your own name for yes. You can do it once."),
     C.DUCH_BOBO: gettext_lazy("You are a ghost tonight. Silence a living player for tomorrow?"),
 }
-PASS_LABELS = {
-    C.MAG: gettext_lazy("No tunnel"), C.SLINA: gettext_lazy("Slime nobody"),
-    C.EXHIBICIONISTA: gettext_lazy("Not tonight"), C.DUCH_BOBO: gettext_lazy("Silence nobody"),
-}
+NIGHT_SKIP = gettext_lazy("Nobody tonight")   # the quiet button of every night step, whatever its card
+NIGHT_TUNNEL_TO = gettext_lazy("Now tap where the tunnel leads.")
 
 
-def _prompts(me: dict, names: list[str]) -> list[dict]:
-    """One block per night prompt: its question, its buttons (from ``me.moves``) and the
-    current choice."""
-    out = []
-    for p in me["night"]["prompts"]:
-        card, no, choice = p["card"], p["no"], p["choice"]
-        # One Mafián prompt stands for all the holder's Mafián cards: it is named without a number.
-        name = CARD_NAMES[card] if card == C.MAFIAN else card_name(card, no)
-        block = {"id": p["id"], "card": card, "no": no, "name": name, "disabled": p["disabled"],
-                 "ask": str(NIGHT_ASKS.get(card, "")), "targets": [], "pairs": None, "pass": None,
-                 "medik": card == C.MEDIK, "chosen": None, "value": choice,
-                 "move": NIGHT_MOVE.get(card), "numbered": card in NUMBERED}
-        if card == C.MAG:
-            moves = [m for m in me["moves"] if m["type"] == "tunnel" and m["no"] == no]
-            block["pairs"] = {"from": _seats_named(sorted({m["from"] for m in moves}), names),
-                              "to": _seats_named(sorted({m["to"] for m in moves}), names)} if moves else None
-            if choice:
-                block["chosen"] = f"{names[choice[0]]} → {names[choice[1]]}"
-        elif card == C.MEDIK:
-            block["chosen"] = _("Yes: you will be announced dead.") if choice else None
-        else:
-            block["targets"] = [{**t, "picked": t["seat"] == choice}
-                                for t in _targets(me, NIGHT_MOVE[card], None if card in (C.MAFIAN, C.DUCH_BOBO) else no,
-                                                  names)]
-            if choice is not None:
-                block["chosen"] = names[choice]
-        if any(m["type"] == "pass" and m["card"] == card and m["no"] == no for m in me["moves"]):
-            block["pass"] = str(PASS_LABELS[card])
-        out.append(block)
-    return out
+def night_steps(view: dict, me: dict, names: list[str]) -> list[dict]:
+    """A night as equal steps (issue 14: no glance may tell a role): every living phone gets the
+    same number of steps — as many as a hand can hold night cards, ``C.HAND_SIZE`` — and every
+    step the same parts: a title, a question, a note, one button per living player and one quiet
+    "Nobody tonight".  The phone's own prompts come first; the rest ask nothing and send nothing.
+    Only buttons that are one of ``me.moves`` send (``live``); the others look the same and are
+    inert.  app.js shows one step at a time."""
+    living = [s["seat"] for s in view["seats"] if s["alive"]]
+    prompts = me["night"]["prompts"] if me.get("night") else []
+    confirmed = bool(me.get("night")) and me["night"]["confirmed"]
+    steps = [_step(p, me, names, living, confirmed) for p in prompts]
+    count = max(C.HAND_SIZE.get(view["players"], len(steps)), len(steps))
+    note = str(_("Your night is set. Wait for the morning.")) if confirmed else ""
+    steps += [_idle_step(names, living, note) for _ in range(count - len(steps))]
+    for number, step in enumerate(steps, start=1):
+        step.update(number=number, of=count)
+    return steps
+
+
+def _button(name: str, fields: list | None, picked: bool = False) -> dict:
+    """One button of a step: it sends ``fields`` (a legal move), or nothing when None."""
+    return {"name": name, "live": fields is not None, "fields": fields or [], "picked": picked}
+
+
+def _idle_step(names: list[str], living: list[int], note: str = "") -> dict:
+    return {"id": "", "title": str(_("Who do you suspect?")), "pair": False,
+            "ask": str(_("Nothing to play here. Tap any name while you wait — it does nothing.")), "note": note,
+            "grid": [_button(names[s], None) for s in living], "skip": _button(str(NIGHT_SKIP), None)}
+
+
+def _step(p: dict, me: dict, names: list[str], living: list[int], confirmed: bool) -> dict:
+    """One night prompt as a step: its buttons are exactly the engine's legal moves."""
+    card, no, choice = p["card"], p["no"], p["choice"]
+    moves = [] if confirmed or p["disabled"] else me["moves"]
+    # One Mafián prompt stands for all the holder's Mafián cards: it is named without a number.
+    step = {"id": p["id"], "title": CARD_NAMES[card] if card == C.MAFIAN else card_name(card, no),
+            "ask": str(NIGHT_ASKS.get(card, "")), "note": "", "pair": card == C.MAG}
+    passing = any(m["type"] == "pass" and m["card"] == card and m["no"] == no for m in moves)
+    skip_fields = [("action", "pass"), ("card", card), ("no", no)] if passing else None
+    if card == C.MAG:
+        starts = {m["from"] for m in moves if m["type"] == "tunnel" and m["no"] == no}
+        step["grid"] = [_button(names[s], [("action", "tunnel"), ("no", no), ("to", s)] if s in starts else None,
+                                bool(choice) and s == choice[0]) for s in living]
+        step["then"] = str(NIGHT_TUNNEL_TO)
+        if choice:
+            step["note"] = f"{_('Your choice:')} {names[choice[0]]} → {names[choice[1]]}"
+    elif card == C.MEDIK:
+        # Yes is the player's own name ("I play dead"); no is the quiet button.
+        can = any(m["type"] == "medik" for m in moves)
+        step["grid"] = [_button(names[s], [("action", "medik"), ("use", "yes")] if can and s == me["seat"] else None,
+                                bool(choice) and s == me["seat"]) for s in living]
+        skip_fields = [("action", "medik"), ("use", "no")] if can else None
+        if choice:
+            step["note"] = str(_("Yes: you will be announced dead."))
+    else:
+        move = NIGHT_MOVE[card]
+        legal = {m["target"] for m in moves if m["type"] == move
+                 and (card in (C.MAFIAN, C.DUCH_BOBO) or m.get("no") == no)}
+        extra = [("no", no)] if card in NUMBERED else []
+        step["grid"] = [_button(names[s], [("action", move), *extra, ("target", s)] if s in legal else None,
+                                s == choice) for s in living]
+        if choice is not None:
+            step["note"] = f"{_('Your choice:')} {names[choice]}"
+    if p["disabled"]:
+        step["ask"] = str(_("You hold the Ateista: this card does nothing for you."))
+    if card == C.MAFIAN and me.get("mafia_room"):
+        picks = "; ".join(f"{names[m['seat']]} → {names[m['target']] if m['target'] is not None else '…'}"
+                          f"{' ✓' if m['confirmed'] else ''}" for m in me["mafia_room"])
+        step["ask"] = f"{step['ask']} {_('The Mafiáni tonight:')} {picks}"
+    step["skip"] = _button(str(NIGHT_SKIP), skip_fields, picked=card == C.MEDIK and choice is False)
+    return step
 
 
 def _seats_named(seats: list[int], names: list[str]) -> list[dict]:
@@ -512,7 +555,9 @@ def panel_key(view: dict) -> bytes | str:
     """Everything phone_panel.html shows: the public view and the phone's own part but its seat."""
     seat = view["me"]["seat"]
     won = bool(view["outcome"]) and seat in view["outcome"]["winners"]
-    return key_of([public_view(view), own_view(view), view["seats"][seat]["muted"], won])
+    # At night a Medik's "yes" is the phone's own name: each phone's night is its own.
+    own_seat = seat if view["phase"] == "night" else None
+    return key_of([public_view(view), own_view(view), view["seats"][seat]["muted"], won, own_seat])
 
 
 def board_key(view: dict) -> bytes | str:

@@ -188,6 +188,8 @@ def catch_up(phone, turn: int) -> None:
         "t => [...document.querySelectorAll('#ph-panel input[name=turn]')].every(i => +i.value >= t)", arg=turn)
 
 
+# Page predicates are functions ("() => …", "v => …"), never bare expressions: Playwright polls a
+# bare expression with eval() inside the page, which the Content-Security-Policy refuses.
 NEWER_VERSION = "v => { const m = document.querySelector('#sv'); return m && +m.dataset.v > v; }"
 
 

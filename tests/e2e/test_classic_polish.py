@@ -46,6 +46,19 @@ def act_once(tv, phones) -> bool:
     return False
 
 
+def play_until(tv, phones, reached) -> None:
+    """Act, step after step, until ``reached()`` (checked before each step) says so."""
+    for _ in range(STEP_LIMIT):
+        if reached():
+            return
+        before = shown_version(tv)
+        if act_once(tv, phones):
+            wait_for_next_step(tv, before)
+        else:   # a night step waits for its clock, or a phone's update with its choice is late
+            wait_for_next_step(tv, before, ready=lambda: can_act(tv, phones))
+    pytest.fail(f"not reached after {STEP_LIMIT} steps")
+
+
 @pytest.mark.clock_scale(0.05)   # an 8 s night step takes 0.4 s, a 60 s deadline 3 s
 def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(live_daphne, browser, output_dir):
     tv, join_url = open_tv(browser, live_daphne.url)
@@ -74,9 +87,11 @@ def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(live_daphne
     tv.screenshot(path=str(output_dir / "tv-night.png"))
 
     saw = set()
-    for _ in range(STEP_LIMIT):
+
+    def over() -> bool:
+        """Also notes what the table has been through on the way."""
         if tv.locator("#tv-main .result").count():
-            break
+            return True
         saw.add(tv.locator("#tv-main h2.phase").inner_text())
         if doctor.locator("#ph-panel form[ws-send]").count():
             saw.add("doctor's turn")
@@ -87,13 +102,9 @@ def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(live_daphne
         if tv.locator("#tv-main .last-vote").count() and "votes" not in saw:
             saw.add("votes")
             tv.screenshot(path=str(output_dir / "tv-votes.png"))
-        before = shown_version(tv)
-        if act_once(tv, phones):
-            wait_for_next_step(tv, before)
-        else:   # a night step waits for its clock, or a phone's update with its choice is late
-            wait_for_next_step(tv, before, ready=lambda: can_act(tv, phones))
-    else:
-        pytest.fail(f"no winner after {STEP_LIMIT} steps")
+        return False
+
+    play_until(tv, phones, over)
 
     assert {"Night · The agent is awake", "Night · The doctor is awake", "Night · The gang is awake",
             "Discussion", "Vote", "doctor's turn", "votes", "banner"} <= saw, saw

@@ -28,7 +28,15 @@ ANN, BOB, CYD, DAN, EVE, FAY = range(6)
 CLOCK = HANG_GUARD * 1000   # ms: what the server's clock brings (a 5 s window, a 5 s night) comes when it decides
 
 
+def show_step(phone, prompt: str) -> None:
+    """Step through the night (one card at a time, the same number on every phone) to ``prompt``."""
+    step = phone.locator(f"#ph-panel [data-prompt='{prompt}']")
+    while not step.is_visible():
+        phone.click("#ph-panel [data-step-next]")
+
+
 def pick(phone, prompt: str, name: str) -> None:
+    show_step(phone, prompt)
     phone.locator(f"#ph-panel [data-prompt='{prompt}'] form.target-choice button", has_text=name).click()
     expect(phone.locator(f"#ph-panel [data-prompt='{prompt}'] .done")).to_contain_text(name)
 
@@ -82,18 +90,27 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
     for phone in phones:
         expect(phone.locator("#ph-panel h2")).to_have_text("Night 1")
         expect(phone.locator("#ph-panel form.done-form")).to_have_count(1)
-    expect(dan.locator("#ph-panel .decoy button")).to_have_count(6)
+    # Every living phone: six steps (a hand of six), one shown at a time, a name per living player
+    # and "Nobody tonight" on each; Dan's send nothing.
+    for phone in phones:
+        expect(phone.locator("#ph-panel [data-night-step]")).to_have_count(6)
+        expect(phone.locator("#ph-panel [data-night-step]:visible")).to_have_count(1)
+        expect(phone.locator("#ph-panel [data-night-step]:visible form.target-choice button")).to_have_count(6)
+        expect(phone.locator("#ph-panel [data-step-count]")).to_have_text("Card 1 of 6")
+    expect(dan.locator("#ph-panel form[ws-send]:not(.done-form)")).to_have_count(0)
     dan.locator("#ph-role .role-card").dispatch_event("pointerdown")
     expect(dan.locator("#ph-role .hand")).to_contain_text("Mrakošlap 1")
     expect(dan.locator("#ph-role .hand")).to_contain_text("Mečiar")
     expect(tv.locator("#tv-main h2.phase")).to_have_text("Night 1")
     pick(ann, "MAFIAN:1", "Fay")
-    expect(bob.locator("#ph-panel .mafia-room")).to_contain_text("Ann → Fay")     # night 1: they meet
+    expect(bob.locator("#ph-panel [data-prompt='MAFIAN:1'] .ask")).to_contain_text("Ann → Fay")   # night 1: they meet
     pick(bob, "MAFIAN:1", "Fay")
-    bob.select_option("#ph-panel [data-prompt='MAG:1'] select[name=from]", str(FAY))
-    bob.select_option("#ph-panel [data-prompt='MAG:1'] select[name=to]", str(CYD))
-    bob.click("#ph-panel [data-prompt='MAG:1'] form.tunnel button")
+    show_step(bob, "MAG:1")       # the tunnel: where it starts, then where it leads
+    bob.locator("#ph-panel [data-prompt='MAG:1'] form.target-choice button", has_text="Fay").click()
+    expect(bob.locator("#ph-panel [data-prompt='MAG:1'] .ask")).to_have_text("Now tap where the tunnel leads.")
+    bob.locator("#ph-panel [data-prompt='MAG:1'] form.target-choice button", has_text="Cyd").click()
     expect(bob.locator("#ph-panel [data-prompt='MAG:1'] .done")).to_contain_text("Fay → Cyd")
+    expect(bob.locator("#ph-panel [data-step-count]")).to_have_text("Card 2 of 6")   # kept across updates
     pick(cyd, "SLINA:1", "Eve")
     pick(fay, "SLINA:2", "Dan")
     pick(eve, "EXHIBICIONISTA:1", "Ann")
@@ -132,7 +149,7 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
 
     # ---- night 2: Ann alone is the mafia; Dan's Mrakošlap takes one bullet, the other kills ----
     pick(ann, "MAFIAN:1", "Dan")
-    expect(ann.locator("#ph-panel .mafia-room")).to_have_count(0)                # blind from night 2
+    expect(ann.locator("#ph-panel [data-prompt='MAFIAN:1'] .ask")).not_to_contain_text("The Mafiáni tonight")  # blind from night 2
     pick(cyd, "SLINA:1", "Cyd")
     for phone in (ann, cyd, dan, eve):
         done(phone)

@@ -34,7 +34,7 @@ def test_tv_reconnects_after_daphne_closes_its_socket_and_still_updates(browser,
         tv = browser.new_page()
         tv.add_init_script(COUNT_OPENS)
         tv.goto(f"{server.url}/r/{room.code}/")
-        tv.wait_for_function("window.__opens >= 3")  # closed twice, reopened twice
+        tv.wait_for_function("() => window.__opens >= 3")  # closed twice, reopened twice
         join(browser, f"{server.url}/j/{room.code}/", "Latecomer")
         expect(tv.locator("#tv-players")).to_contain_text("Latecomer")
     finally:
@@ -52,13 +52,13 @@ def test_tv_reads_the_narration_aloud_once_sound_is_on(live_daphne, browser):
     assert tv.evaluate("window.__spoken") == []
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "true")
-    tv.wait_for_function("window.__spoken.length === 1")
+    tv.wait_for_function("() => window.__spoken.length === 1")
     assert tv.evaluate("window.__spoken")[0] == ["cs", "Naskenujte kód telefonem a připojte se."]
     code = tv.locator(".tv-join .code").inner_text()
     for name in ["Ana", "Ben", "Cid", "Dan", "Eli"]:
         join(browser, f"{live_daphne.url}/j/{code}/", name, "Jste u stolu")
     tv.click("#tv-host button.start")
-    tv.wait_for_function("window.__spoken.length === 2")
+    tv.wait_for_function("() => window.__spoken.length === 2")
     lang, text = tv.evaluate("window.__spoken")[1]
     assert lang == "cs" and "dvacátá léta" in text.lower()
     # The choice sticks across a reload.

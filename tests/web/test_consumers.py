@@ -80,7 +80,7 @@ async def test_tv_connect_gets_the_whole_screen():
     connected, _code = await tv.connect()
     assert connected
     frame = await tv.receive_from()
-    assert ids(frame) == ["tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host"]
+    assert ids(frame) == ["tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door"]
     assert "Alice" in frame and "Host controls" not in frame and "<form" not in frame
     await database_sync_to_async(room.refresh_from_db)()
     assert marker(frame) == room.version

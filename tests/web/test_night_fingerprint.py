@@ -109,14 +109,7 @@ def differing(ruleset, play, state) -> str | None:
     return None
 
 
-# Mrakošlapi's night cards sit in one fixed-height box (tests/e2e/test_night_height.py proves the
-# heights equal), but the cards inside still differ in tag tree: a Mág's two lists, a Medik's
-# yes/no, the Mafiáni's room.  TODO(issue 14): one card at a time in equal steps.
-UNFIXED = {"mrakoslapi"}
-
-
-@pytest.mark.parametrize("ruleset", [pytest.param(r, marks=pytest.mark.xfail(strict=True, reason="Mrakošlapi night cards differ in shape inside the box"))
-                                     if r.slug in UNFIXED else r for r in registry.all()], ids=lambda r: r.slug)
+@pytest.mark.parametrize("ruleset", registry.all(), ids=lambda r: r.slug)
 def test_every_living_phone_has_the_same_shape_at_every_secret_step(ruleset):
     checked = 0
     for play in games(ruleset):

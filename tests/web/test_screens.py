@@ -93,7 +93,7 @@ async def test_screens_hear_of_a_tap_only_once_its_snapshot_is_there():
     await HUB.register(room.code, screen)
     try:
         form = taps.form_from_json({"action": "ready", "turn": str(game.state["turn"])})
-        result = await db.write(taps.tap_by_id, players[0].pk, form)
+        result = await db.write(taps.tap_by_id, players[0].pk, players[0].token, form)
         assert result.status == 204
         await asyncio.wait_for(told.wait(), 5)
         assert seen == [(before.version + 1, before.version + 1)]

@@ -98,7 +98,7 @@ async def test_an_answered_window_is_closed_by_the_server_after_its_minimum_time
     await HUB.register(room.code, screen)
     try:
         form = taps.form_from_json({"action": "pass_plot", "turn": str(game.state["turn"])})
-        result = await db.write(taps.tap_by_id, players[3].pk, form)   # the only holder passes at once
+        result = await db.write(taps.tap_by_id, players[3].pk, players[3].token, form)   # the only holder passes at once
         assert result.status == 204
         closed_version = result.room_version + 1
         await until(screen, lambda: closed_version in screen.versions)

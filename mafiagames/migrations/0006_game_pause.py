@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('mafiagames', '0004_game_clock_started'),
+        ('mafiagames', '0005_room_recovery'),
     ]
 
     operations = [

@@ -1,0 +1,109 @@
+"""How often one client may do what a person does a few times an evening (issue: rooms that
+cannot be flooded).
+
+One small counter serves every limit: joins and seat requests per client address, unknown room
+codes tried per address (enumerating rooms), host-code attempts per room.  It lives in this
+process, counts in fixed windows of a monotonic clock and forgets keys once it holds too many;
+when the app runs as several processes each counts for itself (docs/operations.md).
+
+The machine's own browser (the host's laptop, 127.0.0.1 or ::1) is not limited: it is the host,
+and a laptop trying the app with several tabs is not a flood.  Behind a reverse proxy, daphne's
+``--proxy-headers`` makes REMOTE_ADDR the client's address.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+UNLIMITED = frozenset({"127.0.0.1", "::1"})
+
+
+class Limit:
+    """At most ``count`` hits per key in each window of ``seconds``."""
+
+    def __init__(self, count: int, seconds: float, *, max_keys: int = 10_000,
+                 clock: Callable[[], float] = time.monotonic):
+        self.count, self.seconds, self.max_keys, self.clock = count, seconds, max_keys, clock
+        self._windows: dict[object, tuple[float, int]] = {}
+        self._lock = threading.Lock()   # views run in several threads
+
+    def hit(self, key) -> bool:
+        """Count one hit; False if the key is over its limit (the hit is refused)."""
+        now = self.clock()
+        with self._lock:
+            start, hits = self._windows.get(key, (now, 0))
+            if now - start >= self.seconds:
+                start, hits = now, 0
+            if hits >= self.count:
+                return False
+            if key not in self._windows and len(self._windows) >= self.max_keys:
+                self._forget(now)
+            self._windows[key] = (start, hits + 1)
+            return True
+
+    def over(self, key) -> bool:
+        """Whether the key has used up this window (without counting a hit)."""
+        now = self.clock()
+        with self._lock:
+            start, hits = self._windows.get(key, (now, 0))
+            return now - start < self.seconds and hits >= self.count
+
+    def _forget(self, now: float) -> None:
+        """Bounded memory: drop ended windows; if all are live, drop the oldest half."""
+        live = {k: v for k, v in self._windows.items() if now - v[0] < self.seconds}
+        if len(live) >= self.max_keys:
+            live = dict(sorted(live.items(), key=lambda item: item[1][0])[len(live) // 2:])
+        self._windows = live
+
+    def reset(self) -> None:
+        with self._lock:
+            self._windows.clear()
+
+
+# A table behind one NAT shares an address: ten joins a minute seats a whole table in one go.
+JOINS = Limit(10, 60)
+# A mistyped code or two a minute is a person; twenty is a script reading the 18^4 codes.
+MISSES = Limit(20, 60)
+# Host-code attempts: per address and room, and per room from everywhere (18^8 codes).
+HOST_CODE_TRIES = Limit(5, 60)
+HOST_CODE_ROOM = Limit(20, 60)
+
+ALL = (JOINS, MISSES, HOST_CODE_TRIES, HOST_CODE_ROOM)
+
+
+def limited(address: str | None) -> bool:
+    return address not in UNLIMITED
+
+
+def allow(limit: Limit, address: str | None, *key, shared: bool = False) -> bool:
+    """Count a hit of ``address`` (and ``key``) against ``limit``; ``shared``: of ``key`` alone,
+    from whatever address.  The host's own machine is free."""
+    return not limited(address) or limit.hit(key if shared else (address, *key))
+
+
+def reset_all() -> None:
+    """Forget every count (tests)."""
+    for limit in ALL:
+        limit.reset()
+
+
+class TooMany(Exception):
+    """A client over one of these limits; the message is for that client (HTTP 429)."""
+
+
+def find_room(code: str, address: str | None):
+    """The room of ``code``, or None.  Unknown codes are counted per client address: one that
+    tries many is reading the list of rooms, not mistyping a code off the TV (MISSES)."""
+    from django.utils.translation import gettext as _
+
+    from .models import ROOM_CODE_LENGTH, Room
+
+    if limited(address) and MISSES.over((address,)):
+        raise TooMany(_("Too many unknown room codes. Wait a minute and try again."))
+    code = code.upper()
+    room = Room.objects.filter(code=code).first() if len(code) == ROOM_CODE_LENGTH else None
+    if room is None:
+        allow(MISSES, address)
+    return room
