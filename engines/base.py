@@ -187,3 +187,55 @@ def handler_for(actions: dict[str, tuple[Any, Any]], state: State, seat: int | N
     if over:
         raise IllegalAction("game_over", "The game is over")
     return handler
+
+
+# --- the host acting for a seat (issue 14) ----------------------------------------------------
+# Operational, not rules: a player's phone is gone in the middle of a game.  The host's own
+# moves come as seat None (like the game master's); the action's type says what it is:
+#   {"type": "proxy", "seat": 3, "action": {...}}   the host makes seat 3's choice for it
+#   {"type": "remove_player", "seat": 3}            the host removes seat 3 (each ruleset decides)
+# Which choices a host may make and what removal means are each ruleset's decision
+# (docs/rules-<ruleset>.md, "our decision").  The host's screen is the TV everyone watches, so
+# a ruleset lets the host make only choices that are public anyway.
+
+PROXY = "proxy"
+REMOVE_PLAYER = "remove_player"
+
+
+def parse_proxy(action: Action) -> None:
+    inner = action.get("action")
+    if type(action.get("seat")) is not int or not isinstance(inner, dict) \
+            or not isinstance(inner.get("type"), str) or inner["type"] == PROXY:
+        raise MalformedAction("bad_proxy", "A proxy names a seat and that seat's action")
+
+
+def parse_removal(action: Action) -> None:
+    if type(action.get("seat")) is not int:
+        raise MalformedAction("bad_seat", "No such seat")
+
+
+def host_for(state: State, seat: int | None, action: Action) -> int:
+    """The seat a host's proxy or removal is for, once it is the host's (seat None) and a seat
+    of this table."""
+    if seat is not None:
+        raise IllegalAction("host_only", "Only the host does that")
+    if not 0 <= action["seat"] < state["players"]:
+        raise MalformedAction("bad_seat", "No such seat")
+    return action["seat"]
+
+
+def proxied(state: State, seat: int | None, action: Action, legal_actions, public) -> tuple[int, Action]:
+    """The seat and the action a host's proxy makes for it: a choice the ruleset lets the host
+    make (``public(action)``: one that is public anyway) and one that seat may make now, exactly."""
+    target, inner = host_for(state, seat, action), action["action"]
+    if not public(inner):
+        raise IllegalAction("not_proxiable", "The host cannot make that choice for a player")
+    if inner not in legal_actions(state, target):
+        raise IllegalAction("not_your_turn", "That player has nothing to do now")
+    return target, inner
+
+
+def proxy_moves(state: State, legal_actions, public, waiting: list[int]) -> dict[int, list[Action]]:
+    """What the host may do for each awaited seat now (the host's screen offers these): only
+    public choices, so no seat's secret task shows (at night nobody has any)."""
+    return {seat: moves for seat in waiting if (moves := [m for m in legal_actions(state, seat) if public(m)])}

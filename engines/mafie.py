@@ -81,7 +81,8 @@ from typing import Any
 
 from engines import mafie_plot as plot
 from engines.base import (
-    NOBODY, Action, Event, IllegalAction, MalformedAction, Option, Outcome, Result, State, handler_for,
+    NOBODY, PROXY, REMOVE_PLAYER, Action, Event, IllegalAction, MalformedAction, Option, Outcome, Result, State,
+    handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
 )
 from engines.rng import rng
 
@@ -796,6 +797,47 @@ def _parse_plot_choice(action: Action) -> None:
         raise MalformedAction("bad_target", "Pick a player at this table")
 
 
+# --------------------------------------------------------------------------------------------
+# The host acting for a player whose phone is gone (engines/base.py; docs/rules-mafie.md)
+# --------------------------------------------------------------------------------------------
+
+def _public_choice(action: Action) -> bool:
+    """What the host may choose for a seat (rules A-Q15: "host may … vote by proxy on the host
+    phone (operational, not a rule)"): the crew vote, whose cards are turned face up for all
+    (Hlasování o týmu), and the detective meeting's "I'm ready", which tells nothing.  Never an
+    action card or a plot card (secret), nor the Kmotr's crew (his own plan)."""
+    return action["type"] in ("vote", "ready")
+
+
+def proxy(state: State, seat: int | None, action: Action) -> Result:
+    """The host makes a public choice for a seat; a vote stays secret until the last is in."""
+    target, inner = proxied(state, seat, action, legal_actions, _public_choice)
+    new = dict(state)
+    _say(new, "proxy_vote" if inner["type"] == "vote" else "proxy_ready", seat=target)
+    new, events = _ACTIONS[inner["type"]][1](new, target, inner)
+    return Result(new, [Event("proxied", {"seat": target, "type": inner["type"]}), *events])
+
+
+def host_proxy_moves(state: State) -> dict[int, list[Action]]:
+    if state["phase"] not in (DETECTIVE_MEETING, TEAM_VOTE):   # no public choice is awaited
+        return {}
+    return proxy_moves(state, legal_actions, _public_choice, waiting_for(state))
+
+
+def removable(state: State) -> list[int]:
+    """Nobody: Mafie (The Resistance) has no elimination — see ``remove_player``."""
+    return []
+
+
+def remove_player(state: State, seat: int | None, action: Action) -> Result:
+    """Refused: the rulebook takes nobody out of the game — every player is on every vote, a
+    crew needs a fixed number of players (the table by player count), and the mafia's number
+    is part of the deal; a seat cannot go without changing the game.  Our decision
+    (docs/rules-mafie.md): the host votes for an absent player, or ends the game."""
+    host_for(state, seat, action)
+    raise IllegalAction("no_removal", "Nobody leaves a game of Mafie: vote for the player, or end the game")
+
+
 _ACTIONS = {
     "ready": (_no_fields, ready),
     "propose_team": (_parse_propose_team, propose_team),
@@ -806,13 +848,15 @@ _ACTIONS = {
     "close_window": (_no_fields, close_window),
     "pass_plot": (_no_fields, pass_plot),
     **{verb: (_parse_plot_choice, carry_out_plot_card) for verb in plot.VERBS.values()},
+    PROXY: (parse_proxy, proxy),
+    REMOVE_PLAYER: (parse_removal, remove_player),
 }
 
 
 def apply(state: State, seat: int | None, action: Action) -> Result:
     """Apply ``seat``'s action to a copy of ``state``; raise and change nothing if it is bad."""
     handler = handler_for(_ACTIONS, state, seat, action, over=state["phase"] == GAME_OVER)
-    if seat is None and handler is not close_window:
+    if seat is None and handler not in (close_window, proxy, remove_player):
         raise IllegalAction("not_your_turn", "The game master has nothing to do here")
     return handler(state, seat, action)
 
@@ -1037,6 +1081,8 @@ class _Mafie:
     view = staticmethod(view)
     outcome = staticmethod(outcome)
     waiting_for = staticmethod(waiting_for)
+    proxy_moves = staticmethod(host_proxy_moves)
+    removable = staticmethod(removable)
 
 
 RULESET = _Mafie()

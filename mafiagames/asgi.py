@@ -2,6 +2,7 @@
 
 import gc
 import os
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -52,6 +53,29 @@ application = ProtocolTypeRouter({
     "websocket": SameOriginValidator(URLRouter(websocket_urlpatterns)),
 })
 
+
+def _start_game_master() -> None:
+    """Run the game master's clock from process start, not from the first screen's connect:
+    a timed move that fell due while the server was down is made even if no screen connects.
+
+    daphne speaks no ASGI lifespan; it runs the application on Twisted's asyncio reactor, which
+    daphne.server installs before it imports this module.  Once the reactor runs, its first
+    turn of the loop starts the timers (``timers.start``) on the loop every screen will use.
+    Elsewhere (tests with their own loops) the first screen's connect still does it."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is None:
+        return
+    from twisted.internet.asyncioreactor import AsyncioSelectorReactor
+
+    if not isinstance(reactor, AsyncioSelectorReactor):
+        return
+    from mafiagames import timers
+
+    # callWhenRunning fires before the asyncio loop spins; callLater(0) runs inside it.
+    reactor.callWhenRunning(reactor.callLater, 0, timers.start)
+
+
+_start_game_master()
 
 
 def _compile_templates() -> None:

@@ -39,10 +39,14 @@ class Hub:
 
     # -- screens come and go (called on the event loop) ----------------------------------------
 
-    async def register(self, code: str, screen) -> None:
-        loop = asyncio.get_running_loop()
-        if self.loop is not loop:  # a new event loop (tests): start afresh
+    def adopt(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Serve from ``loop``: the server's, known from process start (``timers.start``) or from
+        the first screen.  A new event loop (tests) starts afresh."""
+        if self.loop is not loop:
             self.rooms, self.loop, self.relay_channel, self.relay_task = {}, loop, None, None
+
+    async def register(self, code: str, screen) -> None:
+        self.adopt(asyncio.get_running_loop())
         first = code not in self.rooms
         self.rooms.setdefault(code, set()).add(screen)
         layer = get_channel_layer()

@@ -145,6 +145,9 @@ class Game(models.Model):
     # When the engine's current clock (state["clock"]) started: the game master's timed move is
     # due ``seconds`` after this, in every process and after a restart (timers.py).
     clock_started = models.DateTimeField(null=True, blank=True, editable=False)
+    # Set while the host has paused the game (services.pause_game): no move is made and the
+    # clock stands still; resuming moves ``clock_started`` on by the pause's length.
+    paused_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = GameQuerySet.as_manager()
 

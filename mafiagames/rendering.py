@@ -15,6 +15,8 @@ every seat whose view is equal apart from the seat number.
 from __future__ import annotations
 
 import functools
+import json
+import math
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -25,6 +27,7 @@ from django.utils import translation
 from engines import registry
 from engines.base import Option
 
+from . import timers
 from .presenters import key_of, presenter
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
@@ -88,7 +91,8 @@ def _game_context(table: Table, view: dict) -> dict:
     elif game["status"] == "abandoned":
         context["ended_reveal"] = _when_used(lambda: ended_reveal(game))
     context.update(game_id=game["id"], turn=view.get("turn"),
-                   tpl=pres.TEMPLATE_DIR, game_status=game["status"], deadline=deadline(game))
+                   tpl=pres.TEMPLATE_DIR, game_status=game["status"], deadline=deadline(game),
+                   paused=paused(game), time_left=frozen_time_left(game))
     return context
 
 
@@ -101,11 +105,30 @@ def ended_reveal(game: dict) -> list[dict]:
 
 
 def deadline(game: dict) -> int | None:
-    """When the running clock's move is due, in ms since the epoch (screens count down to it)."""
+    """When the running clock's move is due, in ms since the epoch (screens count down to it);
+    None without a clock, or while the game is paused (its clock stands still)."""
     clock = game["state"].get("clock")
-    if game["status"] != "running" or not clock or game.get("clock_started") is None:
+    if game["status"] != "running" or not clock or game.get("clock_started") is None or paused(game):
         return None
     return round((game["clock_started"] + clock["seconds"] * settings.CLOCK_SCALE) * 1000)
+
+
+def paused(game: dict | None) -> bool:
+    return bool(game and game["status"] == "running" and game.get("paused_at") is not None)
+
+
+def frozen_time_left(game: dict) -> str | None:
+    """A paused clock's time left, as the countdowns write it (app.js): it does not tick."""
+    left = timers.time_left(game) if paused(game) else None
+    if left is None:
+        return None
+    seconds = max(0, math.ceil(left))
+    return f"{seconds // 60}:{seconds % 60:02d}" if seconds >= 60 else str(seconds)
+
+
+def _pause_key(game: dict | None) -> tuple:
+    """What a fragment shows of the clock and a pause, as a key: the due time moves on resume."""
+    return (paused(game), deadline(game), frozen_time_left(game)) if game else ()
 
 
 def host_moves(slug: str, view: dict) -> list[dict]:
@@ -113,6 +136,24 @@ def host_moves(slug: str, view: dict) -> list[dict]:
     labels = getattr(presenter(slug), "HOST_MOVES", {})
     return [{"type": move["type"], "label": str(labels.get(move["type"], move["type"]))}
             for move in view.get("host_moves") or []]
+
+
+def host_for_seats(table: Table) -> dict:
+    """What the host may do for seats during a game (engines/base.py): the public choices he may
+    make for a player whose phone is gone (``proxy_moves``: one ``<select>`` per seat, each
+    option a move as JSON) and whom he may remove (``removable``).  Public facts only: the TV
+    shows them."""
+    game = table.game
+    ruleset = registry.get(game["ruleset"])
+    names, online = game["names"], {p["id"] for p in table.players if p["connected"]}
+    label = getattr(presenter(game["ruleset"]), "proxy_label", lambda move, names: move["type"])
+    offered = getattr(ruleset, "proxy_moves", lambda state: {})(game["state"])
+    proxy = [{"seat": seat, "name": names[seat], "vote": any(move["type"] == "vote" for move in moves),
+              "moves": [{"value": json.dumps(move, sort_keys=True), "label": label(move, names)} for move in moves]}
+             for seat, moves in sorted(offered.items()) if game["seats"][seat] not in online]
+    removable = [{"seat": seat, "name": names[seat]}
+                 for seat in getattr(ruleset, "removable", lambda state: [])(game["state"])]
+    return {"proxy": proxy, "removable": removable}
 
 
 def _when_used(make):
@@ -199,13 +240,16 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
     game = table.game
     running = bool(game and game["status"] == "running")
     keys = {frag: (memo, (host if frag == "tv-host" else None,)) for frag in TV_FRAGMENTS}
+    seat_help = None
     if running:
         if host:
             _warm_seats(table, kept)
+            seat_help = host_for_seats(table)
         narration = key_of(game["state"].get("narration"))
         keys["tv-narration"] = (kept, (game["id"], game["state"].get("turn"), game["state"].get("phase"), narration))
         # The host's buttons change only with what the players are asked, i.e. with the turn.
-        keys["tv-host"] = (kept, ("running", host, game["id"], game["state"].get("turn")))
+        keys["tv-host"] = (kept, ("running", host, game["id"], game["state"].get("turn"), paused(game),
+                                  key_of(seat_help)))
         keys["tv-settings"] = (kept, ("running",))  # empty on every TV
     else:  # the host's lobby controls: the seating and start button; the game and its options
         keys["tv-host"] = (kept, ("lobby", host, bool(game), _seating(table), table.ruleset))
@@ -224,6 +268,7 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
                 view = registry.get(table.game["ruleset"]).view(table.game["state"], None)
                 context.update(_game_context(table, view))
                 context["host_moves"] = host_moves(table.game["ruleset"], view) if host else []
+                context["seat_help"] = seat_help
                 tv_parts = getattr(presenter(table.game["ruleset"]), "tv_parts", None)
                 if tv_parts is not None:
                     context["parts"] = _parts(kept, tv_parts(view, context))
@@ -254,7 +299,7 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
         role_key = pres.role_key(view) if hasattr(pres, "role_key") else key_of(
             [mine.get("role"), mine.get("partners"), mine.get("plot_learnt")])
         keys = {"ph-role": (kept, ("role", game["id"], role_key)),
-                "ph-panel": (kept, ("panel", game["id"], pres.panel_key(view))),
+                "ph-panel": (kept, ("panel", game["id"], pres.panel_key(view), _pause_key(game))),
                 "ph-board": (kept, ("board", game["id"], pres.board_key(view)))}
     else:
         spectating = bool(game and game["status"] == "running")

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engines import registry
-from engines.base import NOBODY, EngineError, IllegalAction, resolve_options
+from engines.base import NOBODY, PROXY, PUBLIC, EngineError, IllegalAction, resolve_options
 from engines.base import Event as EngineEvent
 
 from . import db
@@ -48,6 +48,15 @@ class Conflict(ServiceError):
 
 class Forbidden(ServiceError):
     status = 403
+
+
+class NotDue(Conflict):
+    """A timed move asked for before its clock is due (a timer armed before a pause); ``game``
+    is the game as it is, for the caller to arm again."""
+
+    def __init__(self, game: Game):
+        super().__init__("not_due", "The clock is not due yet.")
+        self.game = game
 
 
 # --- rooms -----------------------------------------------------------------------------------
@@ -335,9 +344,92 @@ def host_move(room: Room, move_type: str, *, expected_turn: int | None) -> Game:
         return _apply(game, None, move, expected_turn, None)
 
 
+def clock_move(game_id: int, version: int, move: dict) -> Game:
+    """The game master's timed move (timers.py): ``submit`` at exactly ``version``, made only
+    once the clock is due.  A timer armed before a pause and resume would fire early; it is
+    refused with ``NotDue`` (the game as it is, to arm again) and changes nothing."""
+    from .tables import game_dict
+    from .timers import due_in
+
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("room").filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.RUNNING:
+            raise Conflict("game_over", _("This game is over."))
+        if game.paused_at is None and game.version == version:
+            left = due_in(game_dict(game))
+            if left is None or left > 0:
+                raise NotDue(game)
+        return _apply(game, None, move, None, version)
+
+
+def host_for_seat(room: Room, action: dict, *, expected_turn: int | None) -> Game:
+    """The host acts for a seat (engines/base.py): ``{"type": "proxy", "seat", "action"}`` or
+    ``{"type": "remove_player", "seat"}``, made as the host (seat None); the engine decides what
+    its rulebook allows.
+
+    A proxy only while that player has no screen open (``Player.connections == 0``): a player
+    who is there makes his own choices, and the host must not make them for him on the TV.
+    A removal is not tied to that: the rulebook's removal is of a cheat caught at the table
+    (classic rules B.2.3), whose phone is very much connected."""
+    with transaction.atomic():
+        game = _running_game_locked(room.pk)
+        if game is None:
+            raise Conflict("no_game", _("No game is running."))
+        seat = action.get("seat")
+        if type(seat) is not int or not 0 <= seat < len(game.seats):
+            raise ServiceError("unknown_player", _("No such player in this game."))
+        if action.get("type") == PROXY and Player.objects.filter(pk=game.seats[seat], connections__gt=0).exists():
+            raise Conflict("connected", _("%(name)s is connected and chooses for themselves.")
+                           % {"name": game.names[seat]})
+        game.room = room
+        return _apply(game, None, action, expected_turn, None)
+
+
+# --- pause (an operational step of the host, not a rule: no engine action) ------------------
+
+def pause_game(room: Room) -> Game:
+    """The host pauses the running game: every move is refused (taps, the host's and the game
+    master's timed ones) and the clock stands still until ``resume_game``."""
+    with transaction.atomic():
+        game = _running_game_locked(room.pk)
+        if game is None:
+            raise Conflict("no_game", _("No game is running."))
+        if game.paused_at is not None:
+            raise Conflict("paused", _("The game is paused."))
+        game.paused_at = timezone.now()
+        return _log_pause(room, game, "game_paused")
+
+
+def resume_game(room: Room) -> Game:
+    """The host resumes a paused game: the clock goes on with the time it had left when paused
+    (its start moves on by the pause's length; kept in the database, so also after a restart)."""
+    with transaction.atomic():
+        game = _running_game_locked(room.pk)
+        if game is None:
+            raise Conflict("no_game", _("No game is running."))
+        if game.paused_at is None:
+            raise Conflict("not_paused", _("The game is not paused."))
+        if game.clock_started is not None:
+            game.clock_started += timezone.now() - game.paused_at
+        game.paused_at = None
+        return _log_pause(room, game, "game_resumed")
+
+
+def _log_pause(room: Room, game: Game, kind: str) -> Game:
+    """Save a pause or resume and log it: an event of the log (public: everyone sees the game
+    stop), at the game's version — no action was applied, so a replay is unchanged."""
+    _append(game, game.version, [EngineEvent(kind, {}, PUBLIC)])
+    _update(game, ["paused_at", "clock_started", "next_seq"])
+    game.room = room
+    game.room_version = changed(room, game)
+    return game
+
+
 def _apply(game: Game, seat: int | None, action: dict, expected_turn: int | None,
            expected_version: int | None) -> Game:
     """Inside the transaction, with the game row locked: the shared body of both submits."""
+    if game.paused_at is not None:   # the host paused the game: nobody moves, not even the clock
+        raise Conflict("paused", _("The game is paused."))
     if expected_version is not None and expected_version != game.version:
         raise StaleVersion("stale", _("Your screen was out of date; it has been refreshed."))
     if expected_turn is not None and expected_turn != game.state.get("turn"):
@@ -457,6 +549,7 @@ def _update(instance, names: list[str]) -> None:
 
 __all__ = [
     "Conflict", "EngineError", "IllegalAction", "ServiceError", "StaleVersion", "abandon_game", "answer_claim",
-    "ask_for_seat", "clean_name", "collect_seat", "configure", "create_room", "host_move", "join_room", "kick",
-    "move_player", "seat_cap", "set_locked", "set_presence", "start_game", "submit", "submit_for_player",
+    "ask_for_seat", "clean_name", "clock_move", "collect_seat", "configure", "create_room", "host_for_seat",
+    "host_move", "join_room", "kick", "move_player", "pause_game", "resume_game", "seat_cap", "set_locked",
+    "set_presence", "start_game", "submit", "submit_for_player",
 ]

@@ -22,4 +22,5 @@ def load_table(room: Room) -> Table:
 def game_dict(game: Game) -> dict:
     return {"id": game.pk, "ruleset": game.ruleset, "state": game.state, "version": game.version,
             "names": game.names, "seats": game.seats, "status": game.status,
-            "clock_started": game.clock_started.timestamp() if game.clock_started else None}
+            "clock_started": game.clock_started.timestamp() if game.clock_started else None,
+            "paused_at": game.paused_at.timestamp() if game.paused_at else None}

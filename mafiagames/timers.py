@@ -9,8 +9,9 @@ the engine still lists it among the game master's legal moves (a Plot Thickens w
 only once everyone asked has answered, rules §A.3.3).
 
 Each process watches the games its own taps change (``observe``, handed the committed game by
-the writer) and, once after start, every running game (``resume``): a restart or a crashed
-process only makes a step last a little longer, never stick.
+the writer) and, once as it starts, every running game (``start``/``resume``, asgi.py): a restart
+or a crashed process only makes a step last a little longer, never stick — even if no screen
+ever connects to the process again.
 ``CLOCK_SCALE`` (settings) shortens every clock for tests and demos.
 """
 
@@ -29,7 +30,7 @@ from . import db
 
 log = logging.getLogger(__name__)
 
-_armed: set[tuple[int, int]] = set()          # (game id, version) with a move scheduled
+_armed: set[tuple] = set()   # (game id, version, clock start) with a move scheduled
 _resumed: set[asyncio.AbstractEventLoop] = set()
 
 
@@ -43,42 +44,68 @@ def after_commit(game) -> None:
         HUB.call_soon_threadsafe(observe, game_dict(game))
 
 
-def due_in(game: dict, now: float | None = None) -> float | None:
-    """Seconds until the game's clock is due (≤ 0: now), None without a clock."""
+def time_left(game: dict, now: float | None = None) -> float | None:
+    """Seconds the game's clock has left (≤ 0: due), None without a clock.  A paused clock
+    stands still: its time left is what it had when the host paused."""
     clock = game["state"].get("clock") if game.get("status") == "running" else None
     if not clock or game.get("clock_started") is None:
         return None
-    now = time.time() if now is None else now
+    if game.get("paused_at") is not None:
+        now = game["paused_at"]
+    elif now is None:
+        now = time.time()
     return game["clock_started"] + clock["seconds"] * settings.CLOCK_SCALE - now
+
+
+def due_in(game: dict, now: float | None = None) -> float | None:
+    """Seconds until the game's clock is due (≤ 0: now), None without a running clock (none,
+    or the game is paused: nothing is due until it resumes)."""
+    return None if game.get("paused_at") is not None else time_left(game, now)
 
 
 def observe(game: dict) -> None:
     """On the event loop, after a commit: schedule the clock's move if it is legal now."""
     delay = due_in(game)
-    if delay is None or (game["id"], game["version"]) in _armed:
+    # The clock's start is in the key: a resume moves it, and the move is armed anew for then.
+    key = (game["id"], game["version"], game["clock_started"])
+    if delay is None or key in _armed:
         return
     move = game["state"]["clock"]["move"]
     if move not in registry.get(game["ruleset"]).legal_actions(game["state"], None):
         return   # not yet (someone still to answer): a later commit will bring it here again
-    _armed.add((game["id"], game["version"]))
-    asyncio.get_running_loop().call_later(
-        max(0.0, delay), lambda: asyncio.ensure_future(_move(game["id"], game["version"], move)))
+    _armed.add(key)
+    asyncio.get_running_loop().call_later(max(0.0, delay), lambda: asyncio.ensure_future(_move(key, move)))
 
 
-async def _move(game_id: int, version: int, action: dict) -> None:
+async def _move(key: tuple, action: dict) -> None:
     from . import services
     from .tables import game_dict
 
+    game_id, version, _started = key
     try:
-        game = await db.write(services.submit, game_id, None, action, expected_version=version)
+        game = await db.write(services.clock_move, game_id, version, action)
+    except services.NotDue as early:   # armed before a pause and resume: arm for the new time
+        _armed.discard(key)
+        observe(game_dict(early.game))
+        return
     except (services.ServiceError, EngineError):
-        return   # someone (another process, a host who ended the game) got there first
+        return   # someone (another process, a host who ended or paused the game) got there first
     except Exception:  # noqa: BLE001 - a timer must not die silently; the next resume retries
         log.exception("server move %s on game %s failed", action, game_id)
         return
     finally:
-        _armed.discard((game_id, version))
+        _armed.discard(key)
     observe(game_dict(game))
+
+
+def start() -> None:
+    """On the server's event loop as it starts (asgi.py), before any screen connects: pings and
+    timed moves run on this loop from now on, and running games get what they are owed — a
+    clock that fell due while the server was down is served now, not when a screen connects."""
+    from .fanout import HUB
+
+    HUB.adopt(asyncio.get_running_loop())
+    resume()
 
 
 def resume() -> None:

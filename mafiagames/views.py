@@ -7,6 +7,7 @@ Errors a person can fix come back as a message (HTTP 400/409) that the page show
 from __future__ import annotations
 
 import functools
+import json
 
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
@@ -17,9 +18,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engines import registry
+from engines.base import PROXY, REMOVE_PLAYER, EngineError, MalformedAction
 
 from . import addresses, db, limits, rendering, seating, services, taps, timers
 from .models import ROOM_CODE_LENGTH, Room
+from .presenters import error_message
 from .tables import load_table
 
 
@@ -285,6 +288,14 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
                         "host_login", kwargs={"code": room.code})})
             elif command == "hide_code":
                 return HttpResponse("")
+            elif command in ("proxy", "remove"):
+                game = services.host_for_seat(room, _for_seat(command, request.POST),
+                                              expected_turn=int(request.POST.get("turn", "")))
+                timers.after_commit(game)   # the vote may end a step that starts a clock
+            elif command == "pause":
+                services.pause_game(room)
+            elif command == "resume":
+                timers.after_commit(services.resume_game(room))   # the clock goes on: arm it anew
             elif command == "move":
                 game = services.host_move(room, request.POST.get("move", ""),
                                           expected_turn=int(request.POST.get("turn", "")))
@@ -295,4 +306,18 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
             return flash(_("That request was malformed."), 400)
         except services.ServiceError as exc:
             return flash(exc.message, exc.status)
+        except EngineError as exc:
+            return flash(error_message(room.ruleset, exc), 400 if isinstance(exc, MalformedAction) else 409)
         return HttpResponse(status=204)
+
+
+def _for_seat(command: str, post) -> dict:
+    """The host's proxy or removal as an engine action; ``move`` is one of the moves the host
+    bar offered (rendering.host_for_seats), as JSON; the engine checks it is still legal."""
+    seat = int(post.get("seat", ""))
+    if command == "remove":
+        return {"type": REMOVE_PLAYER, "seat": seat}
+    move = json.loads(post.get("move", "")[:1000])
+    if not isinstance(move, dict):
+        raise ValueError("a move is an object")
+    return {"type": PROXY, "seat": seat, "action": move}

@@ -105,7 +105,8 @@ from itertools import combinations
 from typing import Any
 
 from engines.base import (
-    NOBODY, PUBLIC, Action, Event, IllegalAction, MalformedAction, Outcome, Result, State, handler_for,
+    NOBODY, PROXY, PUBLIC, REMOVE_PLAYER, Action, Event, IllegalAction, MalformedAction, Outcome, Result, State,
+    handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
 )
 from engines.classic import night as night_rules
 from engines.classic import roles as R
@@ -127,6 +128,7 @@ GAME_OVER = "game_over"
 
 # Causes of elimination (``seats[i].cause``)
 NIGHT, LYNCH, SHOT, SMALL_RULE_AGENT = "night", "lynch", "last_shot", "small_rule_agent"
+REMOVED = "removed"   # by the host, for cheating (rules B.2.3)
 
 TIMEOUT = {"type": "timeout"}
 END_DISCUSSION = {"type": "end_discussion"}
@@ -1004,6 +1006,93 @@ def end_defence(state: State, seat: int | None, action: Action) -> Result:
     return Result(new, events)
 
 
+# --------------------------------------------------------------------------------------------
+# The host acting for a player whose phone is gone (engines/base.py; docs/rules-classic.md)
+# --------------------------------------------------------------------------------------------
+
+def _public_choice(action: Action) -> bool:
+    """What the host may choose for a seat: a day vote, public by name anyway (rules §0,
+    "votes are public by name") — never the judge's double vote (it would show his card) nor
+    anything at night (a secret, and the night's clock ends the step without it)."""
+    return action["type"] == "vote" and not action.get("double")
+
+
+def proxy(state: State, seat: int | None, action: Action) -> Result:
+    """The host votes for a player (operational, not a rule): exactly a vote that player may
+    cast now; like his own, it stays secret until the last vote is in."""
+    target, inner = proxied(state, seat, action, legal_actions, _public_choice)
+    new = dict(state)
+    _say(new, "proxy_vote", seat=target)
+    new, events = vote(new, target, inner)
+    return Result(new, [Event("proxied", {"seat": target, "type": inner["type"]}), *events])
+
+
+def host_proxy_moves(state: State) -> dict[int, list[Action]]:
+    """The votes the host may cast for each seat that has still to vote (none at night)."""
+    if state["phase"] not in VOTES:
+        return {}
+    return proxy_moves(state, legal_actions, _public_choice, waiting_for(state))
+
+
+def removable(state: State) -> list[int]:
+    """Whom the host may remove: any living player, at any moment of a running game."""
+    return [] if state["phase"] == GAME_OVER else _living(state)
+
+
+def remove_player(state: State, seat: int | None, action: Action) -> Result:
+    """REMOVE_FOR_CHEATING (rules B.2.3: "Cheating (peeking) → the GM removes the player at
+    once"; GRANNA: "Гравець, якого зловили за порушення правил, одразу виключається з гри
+    Магістром"): out with the token face up, then the win check; whatever the player still
+    had to do, or had done that is not yet public, is void."""
+    target = host_for(state, seat, action)
+    if not _alive(state, target):
+        raise IllegalAction("target_dead", "Pick a player still in the game")
+    new = dict(state)
+    events: list[Event] = []
+    if _eliminate(new, events, target, REMOVED, "removed"):
+        return Result(new, events)
+    phase = state["phase"]
+    if phase in NIGHT_STEPS:
+        _void_at_night(new, target)
+    elif phase in VOTES:
+        # Votes stay secret until the last one (rules §0): a vote for or by the removed player
+        # cannot be taken back alone without showing whose it was, so the vote starts afresh.
+        ballot = [other for other in state["vote"]["ballot"] if other != target]
+        _begin_vote(new, events, state["vote"]["kind"], ballot)
+    elif phase in (DEFENCE, RE_DISCUSSION):
+        new["finalists"] = [other for other in state["finalists"] if other != target]
+        new["tied"] = [other for other in state["tied"] if other != target]
+        if not new["finalists" if phase == DEFENCE else "tied"]:
+            _end_day(new, events)       # nobody left to vote on today
+    elif phase == LAST_SHOT and state["last_shot"]["shooter"] == target:
+        events.append(Event("shot_skipped", {"shooter": target}))
+        _after_last_shot(new, events, state["last_shot"]["then"])
+    return Result(new, events)
+
+
+def _void_at_night(state: State, seat: int) -> None:
+    """Tonight without the removed player: his picks and the picks at him go, a victim or a
+    caught agent who is already out does not die again at dawn, a spell on him or by him fails.
+    A step he alone had to act in ends by its clock, as an empty step does (no tell)."""
+    tonight = state["secret"]["night"]
+    picks = [None if voter == seat or target == seat else target for voter, target in enumerate(tonight["picks"])]
+    swap = tonight["swap"]
+    changes = {"picks": picks,
+               "victim": None if tonight["victim"] == seat else tonight["victim"],
+               "caught": None if tonight["caught"] == seat else tonight["caught"],
+               "swap": None if swap and seat in (swap["wizard"], *swap["targets"]) else swap}
+    if tonight["locked"] is not None and tonight["locked"] == seat:
+        changes["locked"] = None
+        state["step_done"] = False
+        state["clock"] = {**state["clock"], "seconds": int(_rule(state, "deadline_seconds"))}
+    _night(state, **changes)
+    if state["phase"] == MAFIA_STEP and not state["step_done"]:
+        agreed = night_rules.unanimous(picks, _mafiosi(state))   # the others may agree already
+        if agreed is not None:
+            _night(state, locked=agreed)
+            _step_done(state)
+
+
 def _expect_host(seat: int | None) -> None:
     if seat is not None:
         raise IllegalAction("host_only", "Only the game master does that")
@@ -1048,8 +1137,10 @@ _ACTIONS = {
     "timeout": (_no_fields, timeout),
     "end_discussion": (_no_fields, end_discussion),
     "end_defence": (_no_fields, end_defence),
+    PROXY: (parse_proxy, proxy),
+    REMOVE_PLAYER: (parse_removal, remove_player),
 }
-_HOST_ACTIONS = {"timeout", "end_discussion", "end_defence"}
+_HOST_ACTIONS = {"timeout", "end_discussion", "end_defence", PROXY, REMOVE_PLAYER}
 
 
 def apply(state: State, seat: int | None, action: Action) -> Result:
@@ -1235,7 +1326,10 @@ def _me(state: State, seat: int) -> dict:
         "locked": tonight["locked"] if awake else None,
         "voted": bool(state["vote"]) and seat in state["vote"]["voted"],
         "moves": legal_actions(state, seat),
-        "ghost": _ghost(state) if not alive and _rule(state, "ghost_view") else None,
+        # Not for a player the host removed (a cheat, rules B.2.3): he left the game, he does
+        # not get to watch everyone's cards.
+        "ghost": _ghost(state) if not alive and _rule(state, "ghost_view")
+        and state["dead"][seat]["cause"] != REMOVED else None,
     }
 
 
@@ -1285,6 +1379,8 @@ class Classic:
     view = staticmethod(view)
     outcome = staticmethod(outcome)
     waiting_for = staticmethod(waiting_for)
+    proxy_moves = staticmethod(host_proxy_moves)
+    removable = staticmethod(removable)
 
 
 RULESETS = {slug: Classic(edition) for slug, edition in EDITIONS.items()}

@@ -89,6 +89,7 @@ NIGHT_CALL = "day.night"            # {"caller": seat | None}
 ESCAPED = "day.escaped"             # {"seat": seat}
 MRAK = "day.mrak"                   # {"no": n}
 DIED = "day.died"                   # {"seat": seat}
+REMOVED = "day.removed"             # {"seat": seat}: the host took the player out (remove)
 MASS_MURDERER = "day.mv"            # {"seat": seat}
 ANARCHIST = "day.anarchist"         # {"shooter": seat, "target": seat}
 DAY_END = "day.end"                 # {}
@@ -625,6 +626,28 @@ def anarchist_shot(table: dict[str, Any], day: dict[str, Any], seat: int, target
     _game_over_check(step)
     if step.result is None and outcome == KILLED:
         _drop_dead(step, target)
+    return step.done()
+
+
+def remove(table: dict[str, Any], day: dict[str, Any], seat: int) -> Step:
+    """The host takes a player out of the game by day (our decision, docs/rules-mrakoslapi.md):
+    he dies for good at once, as the rulebook's dead do — "Mrtvé osoby odevzdají kartičky šéfovi
+    hry a dál nijak nezasahují do hry" — so no spare Mrakošlap saves him, his cards go to the game
+    master unshown, and nothing of his acts after him (a Duch Bobo does not haunt; a Masový vrah
+    fires only at an execution, rules §5.8).  Then the end-of-game test, and the day goes on
+    without him (rules §5.9, as for any death by day)."""
+    step = _begin(table, day, OPEN_STATES)
+    _actor(step, seat)
+    before = step.table.get("pending_bobo")
+    _kill(step, seat, "removed")
+    step.table["pending_bobo"] = before
+    step.table["players"] = [
+        {**p, "cards": [{**c, "state": C.SURRENDERED} for c in p["cards"]]} if p["seat"] == seat else p
+        for p in step.table["players"]]
+    step.say(REMOVED, seat=seat)
+    _game_over_check(step)
+    if step.result is None:
+        _drop_dead(step, seat)
     return step.done()
 
 

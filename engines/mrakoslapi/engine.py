@@ -83,8 +83,8 @@ import json
 from typing import Any
 
 from engines.base import (
-    NOBODY, PUBLIC, Action, Event, IllegalAction, MalformedAction, Option, Outcome, Result, State,
-    handler_for,
+    NOBODY, PROXY, PUBLIC, REMOVE_PLAYER, Action, Event, IllegalAction, MalformedAction, Option, Outcome, Result,
+    State, handler_for, host_for, parse_proxy, parse_removal,
 )
 from engines.mrakoslapi import announce
 from engines.mrakoslapi import cards as C
@@ -649,6 +649,37 @@ def a_defence_timeout(state, seat, action):
     return Result(state, events)
 
 
+# --------------------------------------------------------------------------------------------
+# The host and a player whose phone is gone (engines/base.py; docs/rules-mrakoslapi.md)
+# --------------------------------------------------------------------------------------------
+
+def host_proxy_moves(state: State) -> dict[int, list[Action]]:
+    """None: every step that waits for a player has a clock, and the rulebook's own default is
+    what an absent player does — no hand raised in time does not count (rules §5.5 ``T_vote``),
+    the floor and a defence end by their clocks, a night choice not made is no choice."""
+    return {}
+
+
+def proxy(state, seat, action):
+    host_for(state, seat, action)
+    raise IllegalAction("not_proxiable", "The host cannot make that choice for a player")
+
+
+def removable(state: State) -> list[int]:
+    """By day, any visible living player; at night nobody (the night's choices meet at its
+    end, rules §4: a death in the middle of it has no place; the host waits for the morning)."""
+    if state["phase"] != DAY or state["day"]["state"] not in D.OPEN_STATES:
+        return []
+    return _visible(state)
+
+
+def a_remove(state, seat, action):
+    target = host_for(state, seat, action)
+    if target not in removable(state):
+        raise IllegalAction("not_removable", "The host can remove a living player by day only")
+    return _day_move(D.remove, "target")(state, seat, {"target": target})
+
+
 _ACTIONS = {
     "mafia_target": (_p_target, a_mafia),
     "gunman_target": (_p_no_target, a_gunman),
@@ -672,12 +703,19 @@ _ACTIONS = {
     "open_votes": (_p_none, _day_move(D.open_votes)),
     "close_window": (_p_candidate, _day_move(D.close_window)),
     "close_sentence": (_p_none, _day_move(D.close_sentence)),
+    PROXY: (parse_proxy, proxy),
+    REMOVE_PLAYER: (parse_removal, a_remove),
 }
 
 
 def apply(state: State, seat: int | None, action: Action) -> Result:
     """Apply ``seat``'s action to a copy of ``state``; raise and change nothing if it is bad."""
     handler = handler_for(_ACTIONS, state, seat, action, over=state["phase"] == OVER)
+    if action["type"] in (PROXY, REMOVE_PLAYER):    # the host's, not the clock's (they check)
+        new = json.loads(json.dumps(state))
+        result = handler(new, seat, action)
+        _refresh(new)
+        return Result(new, result.events)
     if seat is None:
         if action["type"] not in GM_ACTIONS:
             raise IllegalAction("not_your_turn", "The game master has nothing to do here")
@@ -894,6 +932,8 @@ class Mrakoslapi:
     view = staticmethod(view)
     outcome = staticmethod(outcome)
     waiting_for = staticmethod(waiting_for)
+    proxy_moves = staticmethod(host_proxy_moves)
+    removable = staticmethod(removable)
 
 
 RULESET = Mrakoslapi()

@@ -44,6 +44,13 @@ COMMON_ERRORS = {
     "game_over": gettext_lazy("This game is over."),
     "wrong_phase": gettext_lazy("That is not possible right now."),
     "not_your_turn": gettext_lazy("It is not your turn."),
+    # The host acting for a player (engines/base.py "proxy", "remove_player").
+    "not_proxiable": gettext_lazy("The host cannot make that choice for a player."),
+    "bad_proxy": gettext_lazy("That request was malformed."),
+    "host_only": gettext_lazy("Only the host can do that."),
+    "no_removal": gettext_lazy("Nobody leaves a game of Mafie: vote for the player, or end the game."),
+    "not_removable": gettext_lazy("The host can remove a living player by day only."),
+    "target_dead": gettext_lazy("Pick a player still in the game."),
 }
 
 

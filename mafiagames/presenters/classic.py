@@ -81,9 +81,11 @@ CAUSES = {
     "lynch": gettext_lazy("voted out"),
     "last_shot": gettext_lazy("shot"),
     "small_rule_agent": gettext_lazy("caught at night"),
+    "removed": gettext_lazy("removed from the game"),
 }
 KIDS_CAUSES = {"night": gettext_lazy("caught at night"), "lynch": gettext_lazy("voted out"),
-               "last_shot": gettext_lazy("caught"), "small_rule_agent": gettext_lazy("caught at night")}
+               "last_shot": gettext_lazy("caught"), "small_rule_agent": gettext_lazy("caught at night"),
+               "removed": gettext_lazy("removed from the game")}
 REASONS = {
     GRANNA: {"mafia_eliminated": gettext_lazy("Every Mafioso is out."),
              "police_eliminated": gettext_lazy("No Policeman and no Agent is left standing.")},
@@ -181,6 +183,13 @@ LINES = {
         POLISH: gettext_lazy("%(seat)s is arrested. %(seat)s's card: %(role)s."),
         KIDS: gettext_lazy("%(seat)s is out of the game. %(seat)s's card: %(role)s."),
     },
+    # The host acting for a player (engines/classic/engine.py proxy, remove_player; rules B.2.3).
+    ("proxy_vote", None): gettext_lazy("The host voted on behalf of %(seat)s."),
+    ("removed", None): {
+        GRANNA: gettext_lazy("%(seat)s was removed from the game. %(seat)s's token: %(role)s."),
+        POLISH: gettext_lazy("%(seat)s was removed from the game. %(seat)s's card: %(role)s."),
+        KIDS: gettext_lazy("%(seat)s was removed from the game. %(seat)s's card: %(role)s."),
+    },
     ("last_shot", "mandatory"): gettext_lazy("%(seat)s, you have a last shot. Choose your target on your phone."),
     ("last_shot", "optional"): gettext_lazy("%(seat)s may take a last shot. Choose on your phone."),
     ("shot", None): gettext_lazy("%(shooter)s shoots %(seat)s. %(seat)s is out — %(role)s."),
@@ -220,6 +229,11 @@ def _variant(code: str, params: dict):
 
 def _roles_text(view: dict, counts: dict) -> str:
     return ", ".join(f"{count}× {role_name(view, role)}" for role, count in counts.items() if count)
+
+
+def proxy_label(move: dict, names: list[str]) -> str:
+    """A day vote the host can cast for an absent player: the name voted for."""
+    return names[move["target"]]
 
 
 def narrate(item: dict, names: list[str], view: dict) -> str:

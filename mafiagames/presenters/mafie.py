@@ -56,6 +56,8 @@ LINES = {
     ("slot_chosen", False): gettext_lazy("Job %(slot)s: a crew of %(team_size)s."),
     ("slot_chosen", True): gettext_lazy("Job %(slot)s: a crew of %(team_size)s, and two sabotages to stop it."),
     ("vote", None): gettext_lazy("Approve or reject this crew — %(approvals_needed)s approvals needed."),
+    ("proxy_vote", None): gettext_lazy("The host voted on behalf of %(seat)s."),
+    ("proxy_ready", None): gettext_lazy("The host tapped ready for %(seat)s."),
     ("approved", None): gettext_lazy("Crew approved %(approve)s–%(reject)s. They move out."),
     ("rejected", None): gettext_lazy(
         "Crew rejected %(approve)s–%(reject)s. Failed votes: %(count)s of 5. %(kmotr)s is the new Godfather."),
@@ -119,6 +121,13 @@ def _param(key: str, value, names: list[str]):
     if key in ("drawn", "card"):
         return PLOT_CARD_NAMES.get(value, value)
     return value
+
+
+def proxy_label(move: dict, names: list[str]) -> str:
+    """A choice the host can make for an absent player (engines/mafie.py ``proxy``), in words."""
+    if move["type"] == "vote":
+        return str(gettext_lazy("Approve") if move["approve"] else gettext_lazy("Reject"))
+    return str(gettext_lazy("I'm ready"))
 
 
 def narrate(item: dict, names: list[str], view: dict | None = None) -> str:

@@ -91,6 +91,7 @@ LINES = {
     "day.escaped": gettext_lazy("%(seat)s slipped out of the noose."),
     "day.mrak": gettext_lazy("Mrakošlap %(no)s dies."),
     "day.died": gettext_lazy("%(seat)s died."),
+    "day.removed": gettext_lazy("%(seat)s was removed from the game."),
     "day.mv": gettext_lazy("%(seat)s was the Mass Murderer and shoots everyone who voted for his death."),
     "day.anarchist": gettext_lazy("%(shooter)s: I shoot you, baby! — %(target)s"),
     "day.end": gettext_lazy("NIGHT falls."),
