@@ -72,11 +72,11 @@ async def seated_phone(server, code: str, name: str) -> Client:
     return phone
 
 
-async def seated_socket(server):
-    """A fresh room, a seated phone "Ann" and her open socket (its first screen read)."""
+async def seated_socket(server, name: str = "Ann"):
+    """A fresh room, a seated phone and its open socket (its first screen read)."""
     host = Client(server.url)
     code = await create_room(host)
-    phone = await seated_phone(server, code, "Ann")
+    phone = await seated_phone(server, code, name)
     ws = await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url, phone.cookie_header())
     await ws.recv()
     return host, code, phone, ws
@@ -294,11 +294,7 @@ async def wait_idle(pid: int) -> float:
 
 async def other_room_phone(server):
     """A phone seated in a room of its own, its socket open: the bystander whose taps are timed."""
-    host = Client(server.url)
-    code = await create_room(host)
-    phone = await seated_phone(server, code, "Bystander")
-    ws = await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url, phone.cookie_header())
-    await ws.recv()
+    host, _code, phone, ws = await seated_socket(server, "Bystander")
     return host, phone, ws
 
 

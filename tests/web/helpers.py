@@ -67,6 +67,25 @@ def started_game(n: int = 5, roles: list[str] | None = None, kmotr: int = 0, opt
     return room, players, game
 
 
+# Nine players of the Polish edition with the doctor: two gangsters, the agent, the doctor, five policemen.
+NINE = ["mafioso", "mafioso", "agent", "doctor", "policeman", "policeman", "policeman", "policeman", "policeman"]
+
+
+def polish_discussion() -> tuple[Room, list[Player], Game]:
+    """The Polish edition with the doctor, past its first night (the agent and the doctor skip,
+    the gangsters kill seat 6): the first discussion, which the host ends from the TV."""
+    room, players = room_with_players(9)
+    services.configure(room, "mafia_pl", {"doctor": True})
+    game = services.start_game(room, seed=3, deal={"roles": NINE})
+    for seat, action in ((2, {"type": "skip_check"}), (None, {"type": "timeout"}),
+                         (3, {"type": "skip_heal"}), (None, {"type": "timeout"}),
+                         (0, {"type": "pick_victim", "target": 6}), (1, {"type": "pick_victim", "target": 6}),
+                         (None, {"type": "timeout"})):
+        game = services.submit(game.pk, seat, action)
+    assert game.state["phase"] == "discussion"
+    return room, players, game
+
+
 def player_client(player: Player) -> Client:
     client = Client()
     client.cookies[seating.player_cookie_name(player.room.code)] = seating.player_token(player)

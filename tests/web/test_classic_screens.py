@@ -22,12 +22,11 @@ from mafiagames.presenters import classic as words
 from mafiagames.rendering import Table, phone_screen, tv_screen
 from tests.engines.playthrough import random_playthrough
 
-from .helpers import Forms, host_client, player_client, room_with_players
+from .helpers import NINE, Forms, host_client, player_client, polish_discussion, room_with_players
 
 POLISH, GRANNA = registry.get("mafia_pl"), registry.get("granna")
 NAMES = [f"P{i}" for i in range(21)]
 # Nine players, Polish, doctor on: P0, P1 gangsters; P2 agent; P3 doctor; P4–P8 policemen.
-NINE = ["mafioso", "mafioso", "agent", "doctor", "policeman", "policeman", "policeman", "policeman", "policeman"]
 
 
 def sent(form: dict, button: tuple, boxes=()) -> dict:
@@ -128,15 +127,7 @@ def test_the_dead_see_the_silence_banner_and_the_ghost_view_only_when_it_is_on()
 
 @pytest.mark.django_db
 def test_the_host_ends_the_discussion_and_the_defence_from_the_tv():
-    room, players = room_with_players(9)
-    services.configure(room, "mafia_pl", {"doctor": True})
-    game = services.start_game(room, seed=3, deal={"roles": NINE})
-    for seat, action in ((2, {"type": "skip_check"}), (None, {"type": "timeout"}),
-                         (3, {"type": "skip_heal"}), (None, {"type": "timeout"}),
-                         (0, {"type": "pick_victim", "target": 6}), (1, {"type": "pick_victim", "target": 6}),
-                         (None, {"type": "timeout"})):
-        game = services.submit(game.pk, seat, action)
-    assert game.state["phase"] == "discussion"
+    room, players, game = polish_discussion()
     host = host_client(room)
     tv = host.get(f"/r/{room.code}/").content.decode()
     assert 'value="end_discussion"' in tv and "End the discussion" in tv

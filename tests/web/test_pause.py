@@ -17,10 +17,8 @@ from mafiagames.fanout import HUB
 from mafiagames.models import Event, Game
 from mafiagames.tables import game_dict
 
-from .helpers import host_client, player_client, started_game
-from .test_classic_screens import NINE
+from .helpers import NINE, host_client, player_client, polish_discussion, room_with_players, started_game
 from .test_timers import SCALE, Screen, game_at_a_window, until
-from .helpers import room_with_players
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,15 +60,7 @@ def test_only_the_host_pauses_and_resumes():
 
 
 def test_the_host_buttons_of_the_game_are_refused_while_paused():
-    room, players = room_with_players(9)
-    services.configure(room, "mafia_pl", {"doctor": True})
-    game = services.start_game(room, seed=3, deal={"roles": NINE})
-    for seat, action in ((2, {"type": "skip_check"}), (None, {"type": "timeout"}),
-                         (3, {"type": "skip_heal"}), (None, {"type": "timeout"}),
-                         (0, {"type": "pick_victim", "target": 6}), (1, {"type": "pick_victim", "target": 6}),
-                         (None, {"type": "timeout"})):
-        game = services.submit(game.pk, seat, action)
-    assert game.state["phase"] == "discussion"
+    room, players, game = polish_discussion()
     assert host_says(room, "pause").status_code == 204
     tv = host_client(room).get(f"/r/{room.code}/").content.decode()
     assert 'value="end_discussion"' not in tv and 'value="resume"' in tv
