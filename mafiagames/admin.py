@@ -12,7 +12,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from engines import registry
+from engines import registry, replay
 
 from .models import Event, Game, Player, Room
 from .presenters import presenter
@@ -107,14 +107,11 @@ def replay_at(game: Game, step: int) -> dict:
     ruleset = registry.get(game.ruleset)
     events = list(game.events.order_by("seq"))
     actions = [(e.data["seat"], e.data["action"]) for e in events if e.kind == "action"]
-    state, _events = ruleset.setup(len(game.seats), game.options, game.seed, game.deal)
-    snapshot_state = None
-    for index, (seat, action) in enumerate(actions, start=1):
-        state, _new = ruleset.apply(state, seat, action)
+    snapshot_state = state = None
+    for index, (state, _new) in enumerate(replay.states(ruleset, len(game.seats), game.options, game.seed,
+                                                        game.deal, actions)):
         if index == step:
             snapshot_state = state
-    if step == 0:
-        snapshot_state = ruleset.setup(len(game.seats), game.options, game.seed, game.deal).state
     matches = json.dumps(state, sort_keys=True) == json.dumps(game.state, sort_keys=True)
     pres = presenter(game.ruleset)
 
