@@ -33,6 +33,7 @@ Conventions every engine keeps:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
@@ -158,6 +159,32 @@ def resolve_options(ruleset: Ruleset, raw: dict[str, Any]) -> dict[str, Any]:
         option.key: option.parse(raw[option.key]) if option.key in raw else option.default
         for option in ruleset.options()
     }
+
+
+def checked_options(options: Iterable[Option], given: dict[str, Any], owner: str, *,
+                    defaults: bool = False) -> dict[str, Any]:
+    """The options an engine's ``setup`` plays with: no key it does not know, each value one the
+    option allows, and every key given — or, with ``defaults``, a missing key at its default
+    (an engine whose tests and tools pass only what they change).  The host's choices arrive
+    already complete and parsed (``resolve_options``); anything else here is a programming
+    error, refused with ``ValueError``."""
+    if not isinstance(given, dict):
+        raise ValueError(f"{owner} options must be a dict")
+    known = {option.key: option for option in options}
+    unknown, missing = set(given) - set(known), set(known) - set(given)
+    if unknown:
+        raise ValueError(f"{owner}: unknown option {sorted(unknown)[0]}")
+    if missing and not defaults:
+        raise ValueError(f"{owner} options must be exactly {sorted(known)}")
+    checked = {}
+    for key in sorted(known):
+        option, value = known[key], given.get(key, known[key].default)
+        if option.kind == "bool" and not isinstance(value, bool):
+            raise ValueError(f"{key}: expected on/off")
+        if option.kind == "choice" and value not in [choice for choice, _ in option.choices]:
+            raise ValueError(f"{key}: unknown choice {value!r}")
+        checked[key] = value
+    return checked
 
 
 def movers(ruleset: Ruleset, state: State) -> list[int | None]:

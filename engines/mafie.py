@@ -82,7 +82,7 @@ from typing import Any
 from engines import mafie_plot as plot
 from engines.base import (
     NOBODY, PROXY, REMOVE_PLAYER, Action, Event, IllegalAction, MalformedAction, Option, Outcome, Result, State,
-    handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
+    checked_options, handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
 )
 from engines.rng import rng
 
@@ -205,7 +205,7 @@ def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> R
     """Deal roles, draw the first Kmotr, and open the detective meeting (or the first round)."""
     if type(players) is not int or players not in ROLES:
         raise ValueError(f"Mafie needs 5 to 10 players, not {players!r}")
-    options = _checked_options(options)
+    options = checked_options(OPTIONS, options, "Mafie")
     deal = _checked_deal(players, deal or {})
     roles = deal["roles"] if "roles" in deal else _deal_roles(players, seed)
     kmotr = deal["kmotr"] if "kmotr" in deal else rng(seed, "kmotr").randrange(players)
@@ -226,19 +226,6 @@ def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> R
     else:
         _begin_detective_meeting(state, events)
     return Result(state, events)
-
-
-def _checked_options(options: dict) -> dict:
-    keys = {option.key for option in OPTIONS}
-    if set(options) != keys:
-        raise ValueError(f"Mafie options must be exactly {sorted(keys)}")
-    for option in OPTIONS:
-        value = options[option.key]
-        if option.kind == "bool" and not isinstance(value, bool):
-            raise ValueError(f"{option.key}: expected on/off")
-        if option.kind == "choice" and value not in [choice for choice, _ in option.choices]:
-            raise ValueError(f"{option.key}: unknown choice {value!r}")
-    return {key: options[key] for key in sorted(keys)}
 
 
 def _checked_deal(players: int, deal: dict) -> dict:

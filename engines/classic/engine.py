@@ -106,7 +106,7 @@ from typing import Any
 
 from engines.base import (
     NOBODY, PROXY, PUBLIC, REMOVE_PLAYER, Action, Event, IllegalAction, MalformedAction, Outcome, Result, State,
-    handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
+    checked_options, handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
 )
 from engines.classic import night as night_rules
 from engines.classic import roles as R
@@ -212,7 +212,7 @@ def setup(edition: Edition, players: int, options: dict, seed: int,
     if type(players) is not int or not edition.min_players <= players <= edition.max_players:
         raise ValueError(f"{edition.title} needs {edition.min_players} to "
                          f"{edition.max_players} players, not {players!r}")
-    options = _checked_options(edition, options)
+    options = checked_options(edition.options, options, edition.title)
     rules = edition.rules(options)
     deal = _checked_deal(players, rules, deal or {})
     roles = deal["roles"] if "roles" in deal else R.deal(players, rules, seed)
@@ -223,19 +223,6 @@ def setup(edition: Edition, players: int, options: dict, seed: int,
          large_game=_large_game(state))
     _begin_night(state, events)
     return Result(state, events)
-
-
-def _checked_options(edition: Edition, options: dict) -> dict:
-    keys = {option.key for option in edition.options}
-    if not isinstance(options, dict) or set(options) != keys:
-        raise ValueError(f"{edition.title} options must be exactly {sorted(keys)}")
-    for option in edition.options:
-        value = options[option.key]
-        if option.kind == "bool" and not isinstance(value, bool):
-            raise ValueError(f"{option.key}: expected on/off")
-        if option.kind == "choice" and value not in [choice for choice, _ in option.choices]:
-            raise ValueError(f"{option.key}: unknown choice {value!r}")
-    return {key: options[key] for key in sorted(keys)}
 
 
 def _checked_deal(players: int, rules: dict, deal: dict) -> dict:

@@ -84,7 +84,7 @@ from typing import Any
 
 from engines.base import (
     NOBODY, PROXY, PUBLIC, REMOVE_PLAYER, Action, Event, IllegalAction, MalformedAction, Option, Outcome, Result,
-    State, handler_for, host_for, parse_proxy, parse_removal,
+    State, checked_options, handler_for, host_for, parse_proxy, parse_removal,
 )
 from engines.mrakoslapi import announce
 from engines.mrakoslapi import cards as C
@@ -138,7 +138,6 @@ OPTIONS = [
            choices=(("1", "1"), ("2", "2"), ("3", "3")), help="A23, MAX_ROUNDS."),
     Option("astronom_can_save_others", "Astronom may save the condemned", True, help="A25."),
 ]
-_OPTIONS = {o.key: o for o in OPTIONS}
 
 GM_ACTIONS = ("timeout", "close_floor", "defence_timeout", "open_votes", "close_window",
               "close_sentence")
@@ -147,14 +146,6 @@ GM_ACTIONS = ("timeout", "close_floor", "defence_timeout", "open_votes", "close_
 # --------------------------------------------------------------------------------------------
 # Setup
 # --------------------------------------------------------------------------------------------
-
-def _checked_options(options: dict) -> dict:
-    unknown = set(options) - set(_OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown option {sorted(unknown)[0]}")
-    return {key: o.parse(options[key]) if key in options else o.default
-            for key, o in _OPTIONS.items()}
-
 
 def _checked_hands(players: int, deal: dict) -> list[list[dict]]:
     hands = deal.get("hands")
@@ -173,7 +164,7 @@ def _checked_hands(players: int, deal: dict) -> list[list[dict]]:
 def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> Result:
     if players not in C.PLAYER_COUNTS:
         raise ValueError("Mrakošlapi is played by 6–8 players")
-    options = _checked_options(options or {})
+    options = checked_options(OPTIONS, options or {}, "Mrakošlapi", defaults=True)
     hands = _checked_hands(players, deal) if deal and "hands" in deal else C.deal(players, seed)
     state: State = {
         "ruleset": SLUG, "players": players, "options": options, "seed": seed, "turn": 0,
