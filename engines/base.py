@@ -148,6 +148,29 @@ class Ruleset(Protocol):
     def view(self, state: State, seat: int | None) -> dict: ...
     def outcome(self, state: State) -> Outcome | None: ...
     def waiting_for(self, state: State) -> list[int]: ...
+    # The host acting for an absent seat (issue 14): the public choices it may make for each seat,
+    # and whether (and how) a player may be removed now.
+    def proxy_moves(self, state: State) -> dict[int, list[Action]]: ...
+    def removable(self, state: State) -> list[int]: ...
+
+
+RULESET_VALUES = ("slug", "title", "min_players", "max_players")
+RULESET_FUNCTIONS = ("options", "setup", "legal_actions", "apply", "view", "outcome", "waiting_for",
+                     "proxy_moves", "removable")
+
+
+def check_ruleset(ruleset: Any) -> None:
+    """Refuse, naming the part, a ruleset that lacks part of the contract above: at
+    registration (engines/registry.py), not later on somebody's screen."""
+    name = getattr(ruleset, "slug", None) or type(ruleset).__name__
+    for part in RULESET_VALUES:
+        if not getattr(ruleset, part, None):
+            raise TypeError(f"ruleset {name!r} has no {part}")
+    for part in RULESET_FUNCTIONS:
+        if not callable(getattr(ruleset, part, None)):
+            raise TypeError(f"ruleset {name!r} has no {part}() (engines/base.py, Ruleset)")
+    if not 0 < ruleset.min_players <= ruleset.max_players:
+        raise TypeError(f"ruleset {name!r}: min_players and max_players do not make a range")
 
 
 def resolve_options(ruleset: Ruleset, raw: dict[str, Any]) -> dict[str, Any]:

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 from engines import classic, mafie, mrakoslapi
-from engines.base import Ruleset
+from engines.base import Ruleset, check_ruleset
 
-_RULESETS: dict[str, Ruleset] = {r.slug: r for r in (mafie.RULESET, classic.GRANNA, classic.MAFIA_PL,
-                                                         mrakoslapi.RULESET)}
+
+def registered(*rulesets: Ruleset) -> dict[str, Ruleset]:
+    """Rulesets by slug, each checked against the contract (``check_ruleset``) as it is added."""
+    table: dict[str, Ruleset] = {}
+    for ruleset in rulesets:
+        check_ruleset(ruleset)
+        if ruleset.slug in table:
+            raise TypeError(f"two rulesets are called {ruleset.slug!r}")
+        table[ruleset.slug] = ruleset
+    return table
+
+
+_RULESETS = registered(mafie.RULESET, classic.GRANNA, classic.MAFIA_PL, mrakoslapi.RULESET)
 
 
 def get(slug: str) -> Ruleset:

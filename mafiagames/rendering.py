@@ -147,12 +147,12 @@ def host_for_seats(table: Table) -> dict:
     ruleset = registry.get(game["ruleset"])
     names, online = game["names"], {p["id"] for p in table.players if p["connected"]}
     label = getattr(presenter(game["ruleset"]), "proxy_label", lambda move, names: move["type"])
-    offered = getattr(ruleset, "proxy_moves", lambda state: {})(game["state"])
+    offered = ruleset.proxy_moves(game["state"])
     proxy = [{"seat": seat, "name": names[seat], "vote": any(move["type"] == "vote" for move in moves),
               "moves": [{"value": json.dumps(move, sort_keys=True), "label": label(move, names)} for move in moves]}
              for seat, moves in sorted(offered.items()) if game["seats"][seat] not in online]
     removable = [{"seat": seat, "name": names[seat]}
-                 for seat in getattr(ruleset, "removable", lambda state: [])(game["state"])]
+                 for seat in ruleset.removable(game["state"])]
     return {"proxy": proxy, "removable": removable}
 
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines import registry
+from engines import base, registry
 from engines.base import NOBODY, PUBLIC, EngineError, Outcome, resolve_options
 from engines.replay import replay
 from tests.engines.playthrough import (
@@ -169,3 +169,17 @@ def test_any_action_is_applied_or_refused_without_side_effects(ruleset, data):
         assert refusal.code and refusal.message
     else:
         assert json.loads(json.dumps(state)) == state
+
+
+@pytest.mark.parametrize("part", [*base.RULESET_VALUES, *base.RULESET_FUNCTIONS])
+def test_a_ruleset_missing_a_part_of_the_contract_is_refused_at_registration_naming_it(part):
+    """A new ruleset that forgot a part fails when it is registered, not on somebody's screen."""
+    whole = registry.get("mafie")
+    parts = {name: getattr(whole, name) for name in (*base.RULESET_VALUES, *base.RULESET_FUNCTIONS)}
+    del parts[part]
+    incomplete = type("Incomplete", (), {name: staticmethod(value) if callable(value) else value
+                                         for name, value in parts.items()})()
+    with pytest.raises(TypeError, match=rf"\b{part}\b"):
+        registry.registered(incomplete)
+    assert registry.registered(type("Whole", (), {name: staticmethod(value) if callable(value) else value
+                                                    for name, value in {**parts, part: getattr(whole, part)}.items()})())
