@@ -28,7 +28,7 @@ from engines import registry
 from engines.base import Option
 
 from . import timers
-from .presenters import key_of, presenter
+from .presenters import key_of, part, presenter
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
 PHONE_FRAGMENTS = ("ph-head", "ph-role", "ph-panel", "ph-board")
@@ -61,8 +61,8 @@ def version_marker(version: int) -> str:
 
 def _option_rows(slug: str, chosen: dict) -> list[dict]:
     ruleset = registry.get(slug)
-    labels = getattr(presenter(slug), "OPTION_LABELS", {})
-    choice_words = getattr(presenter(slug), "OPTION_CHOICES", {})
+    labels = part(slug, "OPTION_LABELS")
+    choice_words = part(slug, "OPTION_CHOICES")
     rows = []
     for option in ruleset.options():
         option: Option
@@ -133,7 +133,7 @@ def _pause_key(game: dict | None) -> tuple:
 
 def host_moves(slug: str, view: dict) -> list[dict]:
     """The host's in-game buttons (``view["host_moves"]``), worded by the ruleset's presenter."""
-    labels = getattr(presenter(slug), "HOST_MOVES", {})
+    labels = part(slug, "HOST_MOVES")
     return [{"type": move["type"], "label": str(labels.get(move["type"], move["type"]))}
             for move in view.get("host_moves") or []]
 
@@ -146,7 +146,7 @@ def host_for_seats(table: Table) -> dict:
     game = table.game
     ruleset = registry.get(game["ruleset"])
     names, online = game["names"], {p["id"] for p in table.players if p["connected"]}
-    label = getattr(presenter(game["ruleset"]), "proxy_label", lambda move, names: move["type"])
+    label = part(game["ruleset"], "proxy_label") or (lambda move, names: move["type"])
     offered = ruleset.proxy_moves(game["state"])
     proxy = [{"seat": seat, "name": names[seat], "vote": any(move["type"] == "vote" for move in moves),
               "moves": [{"value": json.dumps(move, sort_keys=True), "label": label(move, names)} for move in moves]}
@@ -269,7 +269,7 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
                 context.update(_game_context(table, view))
                 context["host_moves"] = host_moves(table.game["ruleset"], view) if host else []
                 context["seat_help"] = seat_help
-                tv_parts = getattr(presenter(table.game["ruleset"]), "tv_parts", None)
+                tv_parts = part(table.game["ruleset"], "tv_parts")
                 if tv_parts is not None:
                     context["parts"] = _parts(kept, tv_parts(view, context))
         return context
@@ -296,7 +296,8 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
         mine = view["me"]
         # Equal keys mean equal fragments: a key holds everything its fragment can show.
         pres = presenter(game["ruleset"])
-        role_key = pres.role_key(view) if hasattr(pres, "role_key") else key_of(
+        own_role_key = part(game["ruleset"], "role_key")
+        role_key = own_role_key(view) if own_role_key else key_of(
             [mine.get("role"), mine.get("partners"), mine.get("plot_learnt")])
         keys = {"ph-role": (kept, ("role", game["id"], role_key)),
                 "ph-panel": (kept, ("panel", game["id"], pres.panel_key(view), _pause_key(game))),
@@ -318,7 +319,7 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
             if view is not None:
                 context.update(_game_context(table, view))
                 context.update(seat=seat, in_game=True)
-                phone_parts = getattr(presenter(game["ruleset"]), "phone_parts", None)
+                phone_parts = part(game["ruleset"], "phone_parts")
                 if phone_parts is not None:
                     context["parts"] = _when_used(lambda: _parts(kept, phone_parts(view)))
             elif game and game["status"] == "running":

@@ -18,9 +18,38 @@ from django.utils.translation import gettext, gettext_lazy
 _MODULE_OF = {"granna": "classic", "mafia_pl": "classic"}
 
 
+# What every presenter module provides (rendering.py, taps.py and views call these) ...
+REQUIRED = ("TEMPLATE_DIR", "ERRORS", "present", "narrate", "parse_action", "panel_key", "board_key", "role_text")
+# ... and what it may leave out, with what stands in for a part left out.
+OPTIONAL = {
+    "OPTION_LABELS": {},     # option key → (label, help) in the ruleset's words; else the engine's English
+    "OPTION_CHOICES": {},    # option key → {choice: words}
+    "HOST_MOVES": {},        # host move type → button label; else the type
+    "proxy_label": None,     # (move, names) → the words of a choice the host makes for a seat
+    "tv_parts": None,        # (view, context) → the TV's pieces, each rendered once per distinct context
+    "phone_parts": None,     # (view) → a phone's pieces
+    "role_key": None,        # (view) → the key of a phone's role card; else role, partners, what it learnt
+}
+
+
+def check_presenter(module) -> None:
+    """Refuse, naming the part, a presenter module that lacks a required part (at start-up,
+    apps.py, not later on somebody's screen)."""
+    for name in REQUIRED:
+        if not hasattr(module, name):
+            raise TypeError(f"presenter {module.__name__} has no {name} (mafiagames/presenters/__init__.py)")
+
+
 @functools.cache
 def presenter(slug: str):
-    return import_module(f"mafiagames.presenters.{_MODULE_OF.get(slug, slug)}")
+    module = import_module(f"mafiagames.presenters.{_MODULE_OF.get(slug, slug)}")
+    check_presenter(module)
+    return module
+
+
+def part(slug: str, name: str):
+    """An optional part of a ruleset's presenter (``OPTIONAL``), or what stands in for it."""
+    return getattr(presenter(slug), name, OPTIONAL[name])
 
 
 class FormError(ValueError):

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import types
 
 import pytest
 
-from mafiagames import screens
+from engines import registry
+from mafiagames import presenters, screens
 
 
 @pytest.fixture
@@ -177,3 +179,16 @@ def test_memo_keys_tell_apart_what_renders_apart():
     with override("cs"):
         czech = key_of([word])
     assert key_of([word]) != czech and isinstance(czech, str)
+
+
+@pytest.mark.parametrize("missing", presenters.REQUIRED)
+def test_a_presenter_missing_a_part_is_refused_naming_it(missing):
+    """Every ruleset's presenter is complete at start-up (apps.py); one that lacks a part is
+    named, not found missing on somebody's screen."""
+    for ruleset in registry.all():
+        presenters.check_presenter(presenters.presenter(ruleset.slug))
+    whole = presenters.presenter("mafie")
+    incomplete = types.SimpleNamespace(__name__="incomplete", **{name: getattr(whole, name)
+                                                                   for name in presenters.REQUIRED if name != missing})
+    with pytest.raises(TypeError, match=rf"\b{missing}\b"):
+        presenters.check_presenter(incomplete)
