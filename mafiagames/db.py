@@ -16,6 +16,9 @@ The writer serves rooms first come, first served, so a room's taps wait in a que
 once (``Busy``) instead of making every other room's taps wait behind it.  Screens ask
 ``settled`` before rendering: taps already queued will each make a newer version, and only the
 newest is worth rendering.
+
+At the end, the statements every tap runs, in plain SQL (``running_game_locked``, ``insert``,
+``update``, ``room_of_player``): the one place of the app that writes SQL by hand.
 """
 
 from __future__ import annotations
@@ -24,9 +27,12 @@ import asyncio
 import contextvars
 import functools
 import logging
+import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
+
+from .models import Game, Player, Room
 
 _writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db-writer")
 _readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="db-reader")
@@ -156,3 +162,91 @@ def this_connection():
     up (a context-local lookup) on every attribute access: on a tap's path that cost more than
     running its statements (docs/performance.md)."""
     return connections[DEFAULT_DB_ALIAS]
+
+
+# --- the statements of every tap, in plain SQL ---------------------------------------------------
+# Measured (docs/performance.md): the ORM compiled these statements afresh on every tap, which
+# cost several times what running them did.  Values go through each field's own conversion, so
+# what is stored is exactly what the ORM would store, on SQLite and PostgreSQL alike.
+
+def running_game_locked(room_id: int) -> Game | None:
+    """The room's running game, its row locked until the transaction ends (PostgreSQL; on
+    SQLite the IMMEDIATE transaction already holds the database's write lock)."""
+    conn = this_connection()
+    sql, names, converters = _game_select(conn)
+    with conn.cursor() as cursor:
+        cursor.execute(sql, [room_id, Game.Status.RUNNING])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row)
+    for i, (functions, expression) in converters.items():  # as the ORM converts what it reads
+        for convert in functions:
+            values[i] = convert(values[i], expression, conn)
+    return Game.from_db(conn.alias, names, values)
+
+
+_GAME_SELECTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _game_select(conn) -> tuple[str, list[str], dict]:
+    """The SELECT of ``running_game_locked``, the field names and the ORM's converters of its
+    columns, made once per connection (the converters are the connection's own)."""
+    made = _GAME_SELECTS.get(conn)
+    if made is None:
+        fields = Game._meta.concrete_fields
+        lock = " FOR UPDATE" if conn.features.has_select_for_update else ""
+        sql = (f"SELECT {', '.join(conn.ops.quote_name(f.column) for f in fields)} FROM {Game._meta.db_table} "
+               f"WHERE room_id = %s AND status = %s ORDER BY id DESC LIMIT 1{lock}")
+        compiler = Game.objects.none().query.get_compiler(connection=conn)
+        converters = compiler.get_converters([f.get_col(Game._meta.db_table) for f in fields])
+        made = _GAME_SELECTS[conn] = (sql, [f.attname for f in fields], converters)
+    return made
+
+
+_COLUMNS: dict = {}
+
+
+def _columns(conn, model, names: tuple[str, ...]) -> tuple[list, list[str]]:
+    """The fields of these names and their quoted columns (the same for every connection of
+    a kind of database)."""
+    key = (conn.vendor, model, names)
+    made = _COLUMNS.get(key)
+    if made is None:
+        fields = [model._meta.get_field(name) for name in names]
+        made = _COLUMNS[key] = (fields, [conn.ops.quote_name(f.column) for f in fields])
+    return made
+
+
+def insert(model, rows: list[dict]) -> None:
+    """INSERT rows (dicts of field name → value, all with the same fields)."""
+    if not rows:
+        return
+    conn = this_connection()
+    fields, columns = _columns(conn, model, tuple(rows[0]))
+    sql = (f"INSERT INTO {model._meta.db_table} ({', '.join(columns)}) "
+           f"VALUES ({', '.join(['%s'] * len(columns))})")
+    with conn.cursor() as cursor:
+        cursor.executemany(sql, [[f.get_db_prep_save(row[f.name], conn) for f in fields] for row in rows])
+
+
+def update(instance, names: list[str]) -> None:
+    """UPDATE these fields of ``instance``'s row."""
+    conn = this_connection()
+    fields, columns = _columns(conn, type(instance), tuple(names))
+    sql = f"UPDATE {instance._meta.db_table} SET {', '.join(c + ' = %s' for c in columns)} WHERE id = %s"
+    with conn.cursor() as cursor:
+        cursor.execute(sql, [*(f.get_db_prep_save(getattr(instance, f.name), conn) for f in fields), instance.pk])
+
+
+def room_of_player(player_id: int, token: str) -> Room | None:
+    """The room of a player holding ``token`` (only what a tap needs of it), in one plain
+    statement: every tap of every phone runs it (docs/performance.md)."""
+    conn = this_connection()
+    with conn.cursor() as cursor:
+        cursor.execute(f"SELECT r.id, r.code, r.language, r.ruleset FROM {Room._meta.db_table} r "
+                       f"JOIN {Player._meta.db_table} p ON p.room_id = r.id WHERE p.id = %s AND p.token = %s",
+                       [player_id, token])
+        row = cursor.fetchone()
+    # Loaded like ``only(...)``: should anyone save it, only these fields would be written.
+    return None if row is None else Room.from_db(conn.alias, ["id", "code", "language", "ruleset"], row)

@@ -7,7 +7,6 @@ write in one short transaction and ping the room after commit.
 from __future__ import annotations
 
 import secrets
-import weakref
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -319,7 +318,7 @@ def submit(game_id: int, seat: int | None, action: dict, *, expected_turn: int |
 def submit_for_player(room: Room, player_id: int, action: dict, *, expected_turn: int | None) -> Game:
     """A phone's action: ``submit`` for the seat this player holds in the room's running game."""
     with transaction.atomic():
-        game = _running_game_locked(room.pk)
+        game = db.running_game_locked(room.pk)
         if game is None:
             raise Conflict("no_game", _("No game is running."))
         seat = game.seat_of(player_id)
@@ -333,7 +332,7 @@ def host_move(room: Room, move_type: str, *, expected_turn: int | None) -> Game:
     """A host's button during a game (end the discussion, …): one of the moves the engine offers
     the host now (``view(state, None)["host_moves"]``), made as the game master (seat None)."""
     with transaction.atomic():
-        game = _running_game_locked(room.pk)
+        game = db.running_game_locked(room.pk)
         if game is None:
             raise Conflict("no_game", _("No game is running."))
         offered = registry.get(game.ruleset).view(game.state, None).get("host_moves") or []
@@ -372,7 +371,7 @@ def host_for_seat(room: Room, action: dict, *, expected_turn: int | None) -> Gam
     A removal is not tied to that: the rulebook's removal is of a cheat caught at the table
     (classic rules B.2.3), whose phone is very much connected."""
     with transaction.atomic():
-        game = _running_game_locked(room.pk)
+        game = db.running_game_locked(room.pk)
         if game is None:
             raise Conflict("no_game", _("No game is running."))
         seat = action.get("seat")
@@ -391,7 +390,7 @@ def pause_game(room: Room) -> Game:
     """The host pauses the running game: every move is refused (taps, the host's and the game
     master's timed ones) and the clock stands still until ``resume_game``."""
     with transaction.atomic():
-        game = _running_game_locked(room.pk)
+        game = db.running_game_locked(room.pk)
         if game is None:
             raise Conflict("no_game", _("No game is running."))
         if game.paused_at is not None:
@@ -404,7 +403,7 @@ def resume_game(room: Room) -> Game:
     """The host resumes a paused game: the clock goes on with the time it had left when paused
     (its start moves on by the pause's length; kept in the database, so also after a restart)."""
     with transaction.atomic():
-        game = _running_game_locked(room.pk)
+        game = db.running_game_locked(room.pk)
         if game is None:
             raise Conflict("no_game", _("No game is running."))
         if game.paused_at is None:
@@ -419,7 +418,7 @@ def _log_pause(room: Room, game: Game, kind: str) -> Game:
     """Save a pause or resume and log it: an event of the log (public: everyone sees the game
     stop), at the game's version — no action was applied, so a replay is unchanged."""
     _append(game, game.version, [EngineEvent(kind, {}, PUBLIC)])
-    _update(game, ["paused_at", "clock_started", "next_seq"])
+    db.update(game, ["paused_at", "clock_started", "next_seq"])
     game.room = room
     game.room_version = changed(room, game)
     return game
@@ -443,7 +442,7 @@ def _apply(game: Game, seat: int | None, action: dict, expected_turn: int | None
     outcome = ruleset.outcome(state)
     if outcome is not None:
         game.status, game.outcome, game.finished = Game.Status.FINISHED, outcome.to_json(), timezone.now()
-    _update(game, ["state", "version", "next_seq", "status", "outcome", "finished", "clock_started"])
+    db.update(game, ["state", "version", "next_seq", "status", "outcome", "finished", "clock_started"])
     game.room_version = changed(game.room, game)
     return game
 
@@ -467,84 +466,9 @@ def _action_event(seat: int | None, action: dict) -> EngineEvent:
 def _append(game: Game, version: int, events) -> None:
     """Add events to the log; the caller saves ``game.next_seq`` in the same transaction."""
     seq, now = game.next_seq, timezone.now()
-    _insert(Event, [{"game": game.pk, "seq": seq + i, "version": version, "kind": e.kind, "audience": e.audience,
+    db.insert(Event, [{"game": game.pk, "seq": seq + i, "version": version, "kind": e.kind, "audience": e.audience,
                      "data": e.data, "created": now} for i, e in enumerate(events)])
     game.next_seq = seq + len(events)
-
-
-# --- the statements of every tap, in plain SQL ---------------------------------------------------
-# Measured (docs/performance.md): the ORM compiled these statements afresh on every tap, which
-# cost several times what running them did.  Values go through each field's own conversion, so
-# what is stored is exactly what the ORM would store, on SQLite and PostgreSQL alike.
-
-def _running_game_locked(room_id: int) -> Game | None:
-    """The room's running game, its row locked until the transaction ends (PostgreSQL; on
-    SQLite the IMMEDIATE transaction already holds the database's write lock)."""
-    conn = db.this_connection()
-    sql, names, converters = _game_select(conn)
-    with conn.cursor() as cursor:
-        cursor.execute(sql, [room_id, Game.Status.RUNNING])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    values = list(row)
-    for i, (functions, expression) in converters.items():  # as the ORM converts what it reads
-        for convert in functions:
-            values[i] = convert(values[i], expression, conn)
-    return Game.from_db(conn.alias, names, values)
-
-
-_GAME_SELECTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _game_select(conn) -> tuple[str, list[str], dict]:
-    """The SELECT of ``_running_game_locked``, the field names and the ORM's converters of its
-    columns, made once per connection (the converters are the connection's own)."""
-    made = _GAME_SELECTS.get(conn)
-    if made is None:
-        fields = Game._meta.concrete_fields
-        lock = " FOR UPDATE" if conn.features.has_select_for_update else ""
-        sql = (f"SELECT {', '.join(conn.ops.quote_name(f.column) for f in fields)} FROM {Game._meta.db_table} "
-               f"WHERE room_id = %s AND status = %s ORDER BY id DESC LIMIT 1{lock}")
-        compiler = Game.objects.none().query.get_compiler(connection=conn)
-        converters = compiler.get_converters([f.get_col(Game._meta.db_table) for f in fields])
-        made = _GAME_SELECTS[conn] = (sql, [f.attname for f in fields], converters)
-    return made
-
-
-_COLUMNS: dict = {}
-
-
-def _columns(conn, model, names: tuple[str, ...]) -> tuple[list, list[str]]:
-    """The fields of these names and their quoted columns (the same for every connection of
-    a kind of database)."""
-    key = (conn.vendor, model, names)
-    made = _COLUMNS.get(key)
-    if made is None:
-        fields = [model._meta.get_field(name) for name in names]
-        made = _COLUMNS[key] = (fields, [conn.ops.quote_name(f.column) for f in fields])
-    return made
-
-
-def _insert(model, rows: list[dict]) -> None:
-    """INSERT rows (dicts of field name → value, all with the same fields)."""
-    if not rows:
-        return
-    conn = db.this_connection()
-    fields, columns = _columns(conn, model, tuple(rows[0]))
-    sql = (f"INSERT INTO {model._meta.db_table} ({', '.join(columns)}) "
-           f"VALUES ({', '.join(['%s'] * len(columns))})")
-    with conn.cursor() as cursor:
-        cursor.executemany(sql, [[f.get_db_prep_save(row[f.name], conn) for f in fields] for row in rows])
-
-
-def _update(instance, names: list[str]) -> None:
-    """UPDATE these fields of ``instance``'s row."""
-    conn = db.this_connection()
-    fields, columns = _columns(conn, type(instance), tuple(names))
-    sql = f"UPDATE {instance._meta.db_table} SET {', '.join(c + ' = %s' for c in columns)} WHERE id = %s"
-    with conn.cursor() as cursor:
-        cursor.execute(sql, [*(f.get_db_prep_save(getattr(instance, f.name), conn) for f in fields), instance.pk])
 
 
 __all__ = [

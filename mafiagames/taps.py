@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from engines.base import EngineError, MalformedAction
 
 from . import db, services, timers
-from .models import Player, Room
+from .models import Room
 from .presenters import FormError, error_message, presenter
 
 
@@ -68,20 +68,7 @@ def busy() -> TapResult:
 def tap_by_id(player_id: int, token: str, form) -> TapResult:
     """``tap`` for a socket's player, looked up afresh: the host may have removed them, or given
     the seat to another phone (its token changed)."""
-    room = _room_of(player_id, token)
+    room = db.room_of_player(player_id, token)
     if room is None:
         return TapResult(403, _("You are not seated in this room. Join again."))
     return tap(room, player_id, form)
-
-
-def _room_of(player_id: int, token: str) -> Room | None:
-    """The room of a player holding ``token`` (only what a tap needs of it), in one plain
-    statement: every tap of every phone runs it (docs/performance.md)."""
-    conn = db.this_connection()
-    with conn.cursor() as cursor:
-        cursor.execute(f"SELECT r.id, r.code, r.language, r.ruleset FROM {Room._meta.db_table} r "
-                       f"JOIN {Player._meta.db_table} p ON p.room_id = r.id WHERE p.id = %s AND p.token = %s",
-                       [player_id, token])
-        row = cursor.fetchone()
-    # Loaded like ``only(...)``: should anyone save it, only these fields would be written.
-    return None if row is None else Room.from_db(conn.alias, ["id", "code", "language", "ruleset"], row)

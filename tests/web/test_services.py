@@ -8,7 +8,7 @@ import pytest
 from django.db import close_old_connections
 
 from engines.base import IllegalAction, MalformedAction
-from mafiagames import services
+from mafiagames import db, services
 from mafiagames.models import Event, Game
 
 from .helpers import room_with_players, started_game, to_team_vote
@@ -109,7 +109,7 @@ def test_what_a_tap_writes_in_plain_sql_reads_back_through_the_orm_unchanged():
 
 
 def test_the_taps_own_read_of_the_game_equals_the_orms():
-    """``_running_game_locked`` reads the game row in plain SQL with the ORM's converters: every
+    """``db.running_game_locked`` reads the game row in plain SQL with the ORM's converters: every
     field must come back as the ORM reads it (JSON, timestamps with their zone, the room id)."""
     from django.db import transaction
 
@@ -119,12 +119,12 @@ def test_the_taps_own_read_of_the_game_equals_the_orms():
     services.submit_for_player(room, players[0].pk, {"type": "ready"}, expected_turn=game.state["turn"])
     Game.objects.filter(pk=game.pk).update(outcome={"winner": "x"}, clock_started=game.started)
     with transaction.atomic():
-        read = services._running_game_locked(room.pk)
+        read = db.running_game_locked(room.pk)
     stored = Game.objects.get(pk=game.pk)
     fields = [f.attname for f in Game._meta.concrete_fields]
     assert {f: getattr(read, f) for f in fields} == {f: getattr(stored, f) for f in fields}
     assert read.clock_started.tzinfo is not None and read.outcome == {"winner": "x"}
-    assert services._running_game_locked(Room.objects.create(code="ZZZZ").pk) is None
+    assert db.running_game_locked(Room.objects.create(code="ZZZZ").pk) is None
 
 
 def test_finished_game_refuses_actions():
