@@ -245,7 +245,7 @@ def handler_for(actions: dict[str, tuple[Any, Any]], state: State, seat: int | N
 #   {"type": "proxy", "seat": 3, "action": {...}}   the host makes seat 3's choice for it
 #   {"type": "remove_player", "seat": 3}            the host removes seat 3 (each ruleset decides)
 # Which choices a host may make and what removal means are each ruleset's decision
-# (docs/rules-<ruleset>.md, "our decision").  The host's screen is the TV everyone watches, so
+# (docs/rules/<ruleset>.md, "Our decisions").  The host's screen is the TV everyone watches, so
 # a ruleset lets the host make only choices that are public anyway.
 
 PROXY = "proxy"

@@ -1,6 +1,6 @@
 """Mafie — MINDOK's Czech edition of Don Eskridge's *The Resistance* (slug ``mafie``).
 
-Source: the Czech rulebook the Czech "Mafie" rulebook (the authority), restated
+Source: MINDOK's Czech "Mafie" rulebook (the authority; credited in the file below), restated
 in English in ``docs/rules/mafie.md`` sections A.0–A.6 ("rules A.2" below means that file).
 The Czech edition keeps the Resistance mechanics one to one but swaps the morals: the
 **mafiosi** are the uninformed majority and want every action (job) to *succeed*; the undercover
@@ -785,7 +785,7 @@ def _parse_plot_choice(action: Action) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# The host acting for a player whose phone is gone (engines/base.py; docs/rules-mafie.md)
+# The host acting for a player whose phone is gone (engines/base.py; docs/rules/mafie.md §E.1)
 # --------------------------------------------------------------------------------------------
 
 def _public_choice(action: Action) -> bool:
@@ -820,7 +820,7 @@ def remove_player(state: State, seat: int | None, action: Action) -> Result:
     """Refused: the rulebook takes nobody out of the game — every player is on every vote, a
     crew needs a fixed number of players (the table by player count), and the mafia's number
     is part of the deal; a seat cannot go without changing the game.  Our decision
-    (docs/rules-mafie.md): the host votes for an absent player, or ends the game."""
+    (docs/rules/mafie.md §E.1): the host votes for an absent player, or ends the game."""
     host_for(state, seat, action)
     raise IllegalAction("no_removal", "Nobody leaves a game of Mafie: vote for the player, or end the game")
 

@@ -1,5 +1,5 @@
 """Mafie expansion "Smyčka se utahuje" (The Plot Thickens): the plot cards, the deck, the
-Kmotr's deal and the immediate (★) cards — rules/mafie.md §A.3.3.
+Kmotr's deal and the immediate (★) cards — docs/rules/mafie.md §A.3.3.
 
 ``engines.mafie`` plays them (option ``plot_cards``): the deal at the start of every round,
 the reaction windows and Opinion Maker live there.  This module works on a small sub-state
@@ -35,7 +35,8 @@ class PlotCard:
     small: int      # in the 5–6 player deck (Czech text: 7 cards)
 
 
-# rules/mafie.md §A.3.3, card list (copies per public sources; the Czech text has the 7/15 totals)
+# docs/rules/mafie.md §A.3.3, card list (copies per public sources; the Czech text has the 7/15
+# totals)
 CARDS = {
     "strong_leader": PlotCard(KEEP, 2, 2),
     "no_confidence": PlotCard(KEEP, 3, 1),
@@ -50,7 +51,7 @@ CARDS = {
 
 CZ, ULTRA = "cz", "ultraboardgames"
 # The alternative distribution (ultraboardgames.com): 10 cards for 5–6 players, but it does not
-# say which.  Our decision (docs/rules-mafie.md): the 7-card deck plus one No Confidence, one
+# say which.  Our decision (docs/rules/mafie.md §E.4): the 7-card deck plus one No Confidence, one
 # Overheard Conversation and one Open Up — cards of the full deck that work at any table size.
 ULTRA_SMALL_EXTRA = ("no_confidence", "overheard_conversation", "open_up")
 

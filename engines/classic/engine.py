@@ -1,8 +1,8 @@
 """Classic Mafia — GRANNA "Мафія" (Ukrainian, slug ``granna``) and "Mafia – zasady gry" (Polish,
 slug ``mafia_pl``): one engine, two editions (``editions.py``).
 
-Sources: the GRANNA "Мафія" rulebook (Ukrainian) and the Polish "Mafia – zasady gry" rulebook
-are the authority, restated in English in
+Sources: GRANNA's Ukrainian "Мафія" rulebook and the Polish "Mafia – zasady gry" rulebook are
+the authority (credited in the file below), restated in English in
 ``docs/rules/classic-mafia.md`` §0, §B and §C ("rules B.2.1" below means that file).  The app
 is the game master: every human gets a role, the TV shows the public table, each phone its
 owner's secrets.  Teams: the mafia (mafiosi) against the police (policemen, the one agent and
@@ -994,7 +994,8 @@ def end_defence(state: State, seat: int | None, action: Action) -> Result:
 
 
 # --------------------------------------------------------------------------------------------
-# The host acting for a player whose phone is gone (engines/base.py; docs/rules-classic.md)
+# The host acting for a player whose phone is gone
+# (engines/base.py; docs/rules/classic-mafia.md §E.2)
 # --------------------------------------------------------------------------------------------
 
 def _public_choice(action: Action) -> bool:

@@ -1,8 +1,8 @@
 """Roles, teams and the role deal of classic Mafia (rules B.1, C.1, C.3).
 
 Pure tables and functions; ``engine.py`` keeps the game.  "rules B.1" means
-``docs/rules/classic-mafia.md``; the rulebooks (GRANNA, Ukrainian: the GRANNA "Мафія" rulebook (Ukrainian);
-Polish: the Polish "Mafia – zasady gry" rulebook) are the authority.
+``docs/rules/classic-mafia.md``; the rulebooks (GRANNA's Ukrainian "Мафія" and the Polish
+"Mafia – zasady gry", credited in that file) are the authority.
 """
 
 from __future__ import annotations

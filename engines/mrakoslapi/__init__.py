@@ -1,7 +1,7 @@
 """Mrakošlapi — a Czech club variant of Mafia ("Městečko Palermo") where everyone plays for
 himself with a hand of secret cards: bullets, tunnels, saliva, mirrors and spare lives.
 
-Source: the Czech rulebook the Czech Mrakošlapi rulebook (the authority), restated as
+Source: the Czech Mrakošlapi rulebook (the authority; credited in the file below), restated as
 state machines in ``docs/rules/mrakoslapi.md`` ("rules §4.4" below means that file).
 
 The modules (pure functions over JSON dicts, seats as ids):

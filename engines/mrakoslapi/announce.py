@@ -1,6 +1,6 @@
 """The morning announcement of Mrakošlapi (rules §4.7), as codes and parameters, no sentences.
 
-"rules §4.7" means ``docs/rules/mrakoslapi.md``; the rulebook (the Czech Mrakošlapi rulebook, "Po
+"rules §4.7" means ``docs/rules/mrakoslapi.md``; the Czech rulebook ("Po
 skončení noci šéf hry oznámí: 1. Počet padlých výstřelů … 2. Poslintané osoby … 3. Exhibnuté
 osoby … 4. Výsledky noci …") is the authority.  Only these aggregates are public; tunnels, paths,
 who did what to whom, which hit killed what and a failed mafia vote never are.

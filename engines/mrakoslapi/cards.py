@@ -1,8 +1,8 @@
 """The Mrakošlapi cards: the 40-card deck, the deck per player count, card state, the secret deal
 and the card semantics as data (rules §1).
 
-"rules §1.2" means ``docs/rules/mrakoslapi.md``; the Czech rulebook
-the Czech Mrakošlapi rulebook is the authority ("Funkce ve hře Mrakošlapi",
+"rules §1.2" means ``docs/rules/mrakoslapi.md``; the Czech Mrakošlapi rulebook is the
+authority ("Funkce ve hře Mrakošlapi",
 "Úprava karet pro menší počet hráčů").
 
 A card is the JSON dict ``{"type": "ZRCADLO", "no": 4, "state": "READY"}``: types with several

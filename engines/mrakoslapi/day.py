@@ -1,7 +1,7 @@
 """The Mrakošlapi day as a small state machine over a JSON ``day`` dict (rules §5, §6).
 
-"rules §5.5" means ``docs/rules/mrakoslapi.md``; the Czech rulebook
-the Czech Mrakošlapi rulebook ("DEN", the day cards, "Den nemá význam když") is the
+"rules §5.5" means ``docs/rules/mrakoslapi.md``; the Czech Mrakošlapi rulebook
+("DEN", the day cards, "Den nemá význam když") is the
 authority.  Pure functions: JSON in, JSON out, nothing here mutates its arguments, no clock.  The
 web layer owns the timers of rules §5.2 and calls the transition a timer stands for
 (``close_floor`` at ``T_floor_auto``/``T_floor_max``, ``defend(..., "timeout")``,
@@ -630,12 +630,12 @@ def anarchist_shot(table: dict[str, Any], day: dict[str, Any], seat: int, target
 
 
 def remove(table: dict[str, Any], day: dict[str, Any], seat: int) -> Step:
-    """The host takes a player out of the game by day (our decision, docs/rules-mrakoslapi.md):
-    he dies for good at once, as the rulebook's dead do — "Mrtvé osoby odevzdají kartičky šéfovi
-    hry a dál nijak nezasahují do hry" — so no spare Mrakošlap saves him, his cards go to the game
-    master unshown, and nothing of his acts after him (a Duch Bobo does not haunt; a Masový vrah
-    fires only at an execution, rules §5.8).  Then the end-of-game test, and the day goes on
-    without him (rules §5.9, as for any death by day)."""
+    """The host takes a player out of the game by day (our decision, docs/rules/mrakoslapi.md
+    §11.3): he dies for good at once, as the rulebook's dead do — "Mrtvé osoby odevzdají
+    kartičky šéfovi hry a dál nijak nezasahují do hry" — so no spare Mrakošlap saves him, his
+    cards go to the game master unshown, and nothing of his acts after him (a Duch Bobo does
+    not haunt; a Masový vrah fires only at an execution, rules §5.8).  Then the end-of-game
+    test, and the day goes on without him (rules §5.9, as for any death by day)."""
     step = _begin(table, day, OPEN_STATES)
     _actor(step, seat)
     before = step.table.get("pending_bobo")

@@ -641,7 +641,7 @@ def a_defence_timeout(state, seat, action):
 
 
 # --------------------------------------------------------------------------------------------
-# The host and a player whose phone is gone (engines/base.py; docs/rules-mrakoslapi.md)
+# The host and a player whose phone is gone (engines/base.py; docs/rules/mrakoslapi.md §11.3)
 # --------------------------------------------------------------------------------------------
 
 def host_proxy_moves(state: State) -> dict[int, list[Action]]:

@@ -1,8 +1,8 @@
 """The Mrakošlapi night around the resolver: the skip rule, the resolver input built from the
 night's choices, and the night result applied to the players (rules §4.1, §4.3, §4.8).
 
-"rules §4.3" means ``docs/rules/mrakoslapi.md``; the Czech rulebook
-the Czech Mrakošlapi rulebook is the authority.  Pure functions over JSON; nothing
+"rules §4.3" means ``docs/rules/mrakoslapi.md``; the Czech Mrakošlapi rulebook is the
+authority.  Pure functions over JSON; nothing
 here mutates its arguments.
 
 The night-facing slice of the game state (rules §2) these functions read::

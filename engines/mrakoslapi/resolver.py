@@ -1,7 +1,7 @@
 """The night resolver of Mrakošlapi: bullets, tunnels, saliva, mirrors, Mrakošlapy (rules §4.4).
 
-"rules §4.4 R3" means ``docs/rules/mrakoslapi.md``; the Czech rulebook
-the Czech Mrakošlapi rulebook ("Tunel", "Slina", "Pořadí jednotlivých druhů obrany",
+"rules §4.4 R3" means ``docs/rules/mrakoslapi.md``; the Czech Mrakošlapi rulebook
+("Tunel", "Slina", "Pořadí jednotlivých druhů obrany",
 "Vyhodnocování NOCI") is the authority.  One pure function, ``resolve(night_input)``, turns the
 night's ballistic facts (built from the choices by ``night.build_night_input``, rules §4.3) into
 what happened, with a secret step-by-step trace the TV can replay at game end.

@@ -1,8 +1,9 @@
 """Classic Mafia (GRANNA ``granna``, Polish ``mafia_pl``), rule by rule: the acceptance scenarios
 of rules B.5 and C.5 and the rules of B.2–B.4, C.2–C.4.
 
-"rules B.x" = docs/rules/classic-mafia.md; the rulebooks (the GRANNA "Мафія" rulebook (Ukrainian) GRANNA,
-the Polish "Mafia – zasady gry" rulebook Polish) are the authority.  Roles (and coin results) are forced with ``deal=``.
+"rules B.x" = docs/rules/classic-mafia.md; the rulebooks (GRANNA's
+Ukrainian "Мафія", the Polish "Mafia – zasady gry") are the authority.  Roles (and coin
+results) are forced with ``deal=``.
 """
 
 from __future__ import annotations

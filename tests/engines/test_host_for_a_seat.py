@@ -1,5 +1,6 @@
 """The host acting for a player whose phone is gone (issue 14; engines/base.py "proxy" and
-"remove_player"), per ruleset, as each rulebook allows — see docs/rules-<ruleset>.md:
+"remove_player"), per ruleset, as each rulebook allows — see "Our decisions" in
+docs/rules/<ruleset>.md:
 
 * Mafie: the host may vote (and tap ready) for a seat (rules A-Q15); nobody can be removed.
 * Classic: the host may cast a seat's day vote (public by name, rules §0), never a night

@@ -1,4 +1,4 @@
-"""The Plot Thickens (rules/mafie.md §A.3.3): deck, draw, the Kmotr's deal, the ★ cards.
+"""The Plot Thickens (docs/rules/mafie.md §A.3.3): deck, draw, the Kmotr's deal, the ★ cards.
 
 The first tests drive the module's functions directly; the others play it inside Mafie.
 """
@@ -437,7 +437,7 @@ def test_the_tv_announces_every_card_handed_out_and_used():
 
 
 # --------------------------------------------------------------------------------------------
-# The rules file's scenarios (rules/mafie.md §A.5)
+# The rules file's scenarios (docs/rules/mafie.md §A.5)
 # --------------------------------------------------------------------------------------------
 
 def ordered_deck(players: int, first: list[str]) -> list[str]:

@@ -1,6 +1,6 @@
 """Mafie, rule by rule: the worked scenarios of rules A.5 and the rules of A.1–A.4.
 
-"rules A.x" = docs/rules/mafie.md; the Czech rulebook (the Czech "Mafie" rulebook)
+"rules A.x" = docs/rules/mafie.md; MINDOK's Czech "Mafie" rulebook
 is the authority.  Roles and the first Kmotr are forced with ``deal=``.
 """
 

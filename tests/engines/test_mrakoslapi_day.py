@@ -1,7 +1,7 @@
 """Mrakošlapi days, rule by rule: every day acceptance test of rules §10 (D01–D12 as listed),
 then our own tests for the day rules of rules §5 and the end of the game of rules §6.
 
-"rules §10" = docs/rules/mrakoslapi.md; the rulebook the Czech Mrakošlapi rulebook is
+"rules §10" = docs/rules/mrakoslapi.md; the Czech Mrakošlapi rulebook is
 the authority.  The TV lines are rendered back into the English templates of rules §5.12 so
 each test compares with the fixture text.  Every transition call goes through ``Play.do``, which
 checks that nothing was mutated and that the step is plain JSON.

@@ -1,7 +1,7 @@
 """Mrakošlapi nights, rule by rule: every night acceptance test of rules §9 (N00–N24 as listed),
 then a few of our own for rules the §9 list refers to but does not spell out.
 
-"rules §9" = docs/rules/mrakoslapi.md; the rulebook the Czech Mrakošlapi rulebook is
+"rules §9" = docs/rules/mrakoslapi.md; the Czech Mrakošlapi rulebook is
 the authority.  Each test copies the fixture text of rules §9 verbatim (cards, choices, trace,
 announcement); the helpers below parse it and render the resolver's JSON trace back into the
 rules file's notation, so a test fails on any difference in the secret trace or the public
