@@ -23,6 +23,11 @@ Conventions every engine keeps:
   or a sorted list of seats.  What a seat may ever learn is its ``view`` plus
   the events whose audience includes it.
 * Engines emit codes and parameters, never sentences; the web layer translates.
+* Every view carries what the screens read of any ruleset: ``turn``; ``narration``, a list of
+  ``{"code", "params"}`` (what the TV says now); ``me``, the seat's own part (with its
+  ``seat``), ``None`` on the TV's view; and on the TV's view ``host_moves``, the game master's
+  moves the host may make by a button (each legal for seat ``None`` now).  A contract test
+  holds every ruleset to it (tests/engines/test_contract.py).
 * The game master's timed moves: ``state["clock"]`` is ``None`` (or absent) or
   ``{"id": int, "seconds": number, "move": Action}`` — "``seconds`` after the clock with this
   ``id`` started, the game master applies ``move`` (seat ``None``) if it is still legal".  A new

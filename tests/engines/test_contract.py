@@ -183,3 +183,25 @@ def test_a_ruleset_missing_a_part_of_the_contract_is_refused_at_registration_nam
         registry.registered(incomplete)
     assert registry.registered(type("Whole", (), {name: staticmethod(value) if callable(value) else value
                                                     for name, value in {**parts, part: getattr(whole, part)}.items()})())
+
+
+@cases
+def test_every_view_carries_what_the_screens_read(ruleset, options):
+    """The parts of a view the web layer reads for every ruleset (engines/base.py, "Every
+    view"): the turn, the narration as codes, the seat's own part, and on the TV the host's
+    buttons — each one a move the game master may make now; and the state's clock."""
+    for play in playthroughs(ruleset, options):
+        for state in play.states[::CHECKED_STATE_STRIDE.get(ruleset.slug, 1)]:
+            for seat in [None, *range(play.players)]:
+                view = ruleset.view(state, seat)
+                assert view["turn"] == state["turn"] and isinstance(view["turn"], int)
+                assert all(isinstance(item["code"], str) and isinstance(item["params"], dict)
+                           for item in view["narration"]), (play, seat)
+                assert (view["me"] is None) == (seat is None)
+                if seat is not None:
+                    assert view["me"]["seat"] == seat
+            clock = state.get("clock")
+            assert clock is None or set(clock) == {"id", "seconds", "move"}, play
+            legal = ruleset.legal_actions(state, None)
+            for move in ruleset.view(state, None).get("host_moves") or []:
+                assert move in legal, (play, move)
