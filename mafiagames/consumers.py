@@ -137,6 +137,17 @@ class ScreenConsumer(AsyncWebsocketConsumer):
             log.exception("websocket %s in room %s failed on %s", type(self).__name__, self.code, message["type"])
             await self.drop(CLOSE_ERROR)
 
+    def task(self, work, doing: str) -> asyncio.Task:
+        """Run ``work`` as a task of this socket's own.  Nobody awaits it, so nobody else would
+        see its error: it is logged and the socket dropped, as in ``dispatch``."""
+        async def guarded():
+            try:
+                await work
+            except Exception:
+                log.exception("%s in room %s failed %s", type(self).__name__, self.code, doing)
+                await self.drop(CLOSE_ERROR)
+        return asyncio.ensure_future(guarded())
+
     async def drop(self, code: int):
         """Close, then undo everything connect() did: whatever the client does next (or never
         does), nothing of this socket is left registered or counted online.  The close comes
@@ -242,20 +253,16 @@ class ScreenConsumer(AsyncWebsocketConsumer):
             return
         self.wanted = version
         if self.worker is None or self.worker.done():
-            self.worker = asyncio.ensure_future(self._catch_up())
+            self.worker = self.task(self._catch_up(), "refreshing the screen")
 
     async def _catch_up(self):
-        try:
-            while self.registered and self.shown < self.wanted:
-                # The room's taps queued for the writer will each make a newer version (and ping
-                # before they are done): render once they are written, only the newest.  Twenty
-                # votes at once then cost each screen one render, not twenty, and the writer and
-                # the taps' answers do not wait behind renders of versions already replaced.
-                await db.settled(self.code)
-                await self.push(self.wanted)
-        except Exception:   # a task of its own: nobody else would see this error
-            log.exception("screen %s in room %s failed to refresh", type(self).__name__, self.code)
-            await self.drop(CLOSE_ERROR)
+        while self.registered and self.shown < self.wanted:
+            # The room's taps queued for the writer will each make a newer version (and ping
+            # before they are done): render once they are written, only the newest.  Twenty
+            # votes at once then cost each screen one render, not twenty, and the writer and
+            # the taps' answers do not wait behind renders of versions already replaced.
+            await db.settled(self.code)
+            await self.push(self.wanted)
 
     async def push(self, version: int | None):
         snap = await screens.snapshot(self.code, version)
@@ -343,15 +350,11 @@ class PhoneConsumer(ScreenConsumer):
             return
         self.taps.append(message)
         if self.tapper is None or self.tapper.done():
-            self.tapper = asyncio.ensure_future(self._write_taps())
+            self.tapper = self.task(self._write_taps(), "writing a tap")
 
     async def _write_taps(self):
-        try:
-            while self.taps and self.registered:
-                await self._write_tap(self.taps.popleft())
-        except Exception:   # a task of its own: nobody else would see this error
-            log.exception("a tap in room %s failed", self.code)
-            await self.drop(CLOSE_ERROR)
+        while self.taps and self.registered:
+            await self._write_tap(self.taps.popleft())
 
     async def _write_tap(self, message: dict):
         try:
@@ -401,16 +404,12 @@ class PhoneConsumer(ScreenConsumer):
                 return None  # older than this socket: from before the player joined
             # Kicked by the host, or the seat given to another phone with the host's approval:
             # say so and stop; this close code does not trigger a reconnect.
-            asyncio.ensure_future(self._removed(replaced=me is not None))
+            self.task(self._removed(replaced=me is not None), "telling a removed player")
             return None
         return rendering.phone_screen(snap.table, self.player_id, memo=snap.memo, kept=snap.kept)
 
     async def _removed(self, replaced: bool = False):
-        try:
-            with translation.override(self.language):
-                html = render_to_string("screens/removed.html", {"replaced": replaced})
-            await self.send(text_data=html)
-            await self.close(code=CLOSE_FORBIDDEN)
-        except Exception:   # a task of its own: nobody else would see this error
-            log.exception("telling a removed player in room %s failed", self.code)
-            await self.drop(CLOSE_ERROR)
+        with translation.override(self.language):
+            html = render_to_string("screens/removed.html", {"replaced": replaced})
+        await self.send(text_data=html)
+        await self.close(code=CLOSE_FORBIDDEN)

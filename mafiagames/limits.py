@@ -17,6 +17,10 @@ import threading
 import time
 from collections.abc import Callable
 
+from django.utils.translation import gettext as _
+
+from .models import ROOM_CODE_LENGTH, Room
+
 UNLIMITED = frozenset({"127.0.0.1", "::1"})
 
 
@@ -96,10 +100,6 @@ class TooMany(Exception):
 def find_room(code: str, address: str | None):
     """The room of ``code``, or None.  Unknown codes are counted per client address: one that
     tries many is reading the list of rooms, not mistyping a code off the TV (MISSES)."""
-    from django.utils.translation import gettext as _
-
-    from .models import ROOM_CODE_LENGTH, Room
-
     if limited(address) and MISSES.over((address,)):
         raise TooMany(_("Too many unknown room codes. Wait a minute and try again."))
     code = code.upper()

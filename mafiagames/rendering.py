@@ -244,7 +244,11 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
     if running:
         if host:
             _warm_seats(table, kept)
-            seat_help = host_for_seats(table)
+            # Once per version for every host screen (the memo): it asks the engine for each
+            # absent seat's choices, and its key says when the host's bar changes.
+            seat_help = memo.get(("seat_help",))
+            if seat_help is None:
+                seat_help = memo[("seat_help",)] = host_for_seats(table)
         narration = key_of(game["state"].get("narration"))
         keys["tv-narration"] = (kept, (game["id"], game["state"].get("turn"), game["state"].get("phase"), narration))
         # The host's buttons change only with what the players are asked, i.e. with the turn.

@@ -75,6 +75,11 @@ def create_room(language: str) -> Room:
     raise ServiceError("no_code", _("Could not find a free room code; try again."))
 
 
+def name_key(raw: str) -> str:
+    """What makes two names the same name in a room: case and spacing do not count."""
+    return " ".join(str(raw).split()).casefold()
+
+
 def clean_name(raw: str) -> str:
     """A player name: trimmed, inner whitespace collapsed, 1–24 printable characters."""
     name = " ".join(str(raw).split())
@@ -107,7 +112,7 @@ def join_room(room: Room, raw_name: str) -> Player:
             if door.players.count() >= seat_cap():
                 raise Conflict("room_full", _("This room is full."))
             order = (room.players.order_by("-order").values_list("order", flat=True).first() or 0) + 1
-            player = Player.objects.create(room=room, name=name, name_key=name.casefold(), order=order)
+            player = Player.objects.create(room=room, name=name, name_key=name_key(name), order=order)
             changed(room)
     except IntegrityError:
         raise ServiceError("name_taken", _("Somebody in this room already uses that name.")) from None
@@ -309,18 +314,14 @@ def submit(game_id: int, seat: int | None, action: dict, *, expected_turn: int |
     ``expected_version`` is exact and is what timers use, so they can never fire twice.
     """
     with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("room").filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.RUNNING:
-            raise Conflict("game_over", _("This game is over."))
+        game = _running_game_by_id(game_id)
         return _apply(game, seat, action, expected_turn, expected_version)
 
 
 def submit_for_player(room: Room, player_id: int, action: dict, *, expected_turn: int | None) -> Game:
     """A phone's action: ``submit`` for the seat this player holds in the room's running game."""
     with transaction.atomic():
-        game = db.running_game_locked(room.pk)
-        if game is None:
-            raise Conflict("no_game", _("No game is running."))
+        game = _running_game_of(room)
         seat = game.seat_of(player_id)
         if seat is None:
             raise Forbidden("not_seated", _("You are not playing in this game."))
@@ -332,9 +333,7 @@ def host_move(room: Room, move_type: str, *, expected_turn: int | None) -> Game:
     """A host's button during a game (end the discussion, …): one of the moves the engine offers
     the host now (``view(state, None)["host_moves"]``), made as the game master (seat None)."""
     with transaction.atomic():
-        game = db.running_game_locked(room.pk)
-        if game is None:
-            raise Conflict("no_game", _("No game is running."))
+        game = _running_game_of(room)
         offered = registry.get(game.ruleset).view(game.state, None).get("host_moves") or []
         move = next((move for move in offered if move["type"] == move_type), None)
         if move is None:
@@ -351,9 +350,7 @@ def clock_move(game_id: int, version: int, move: dict) -> Game:
     from .timers import due_in
 
     with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("room").filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.RUNNING:
-            raise Conflict("game_over", _("This game is over."))
+        game = _running_game_by_id(game_id)
         if game.paused_at is None and game.version == version:
             left = due_in(game_dict(game))
             if left is None or left > 0:
@@ -371,9 +368,7 @@ def host_for_seat(room: Room, action: dict, *, expected_turn: int | None) -> Gam
     A removal is not tied to that: the rulebook's removal is of a cheat caught at the table
     (classic rules B.2.3), whose phone is very much connected."""
     with transaction.atomic():
-        game = db.running_game_locked(room.pk)
-        if game is None:
-            raise Conflict("no_game", _("No game is running."))
+        game = _running_game_of(room)
         seat = action.get("seat")
         if type(seat) is not int or not 0 <= seat < len(game.seats):
             raise ServiceError("unknown_player", _("No such player in this game."))
@@ -390,9 +385,7 @@ def pause_game(room: Room) -> Game:
     """The host pauses the running game: every move is refused (taps, the host's and the game
     master's timed ones) and the clock stands still until ``resume_game``."""
     with transaction.atomic():
-        game = db.running_game_locked(room.pk)
-        if game is None:
-            raise Conflict("no_game", _("No game is running."))
+        game = _running_game_of(room)
         if game.paused_at is not None:
             raise Conflict("paused", _("The game is paused."))
         game.paused_at = timezone.now()
@@ -403,9 +396,7 @@ def resume_game(room: Room) -> Game:
     """The host resumes a paused game: the clock goes on with the time it had left when paused
     (its start moves on by the pause's length; kept in the database, so also after a restart)."""
     with transaction.atomic():
-        game = db.running_game_locked(room.pk)
-        if game is None:
-            raise Conflict("no_game", _("No game is running."))
+        game = _running_game_of(room)
         if game.paused_at is None:
             raise Conflict("not_paused", _("The game is not paused."))
         if game.clock_started is not None:
@@ -421,6 +412,22 @@ def _log_pause(room: Room, game: Game, kind: str) -> Game:
     db.update(game, ["paused_at", "clock_started", "next_seq"])
     game.room = room
     game.room_version = changed(room, game)
+    return game
+
+
+def _running_game_of(room: Room) -> Game:
+    """Inside a transaction: the room's running game, its row locked (``db.running_game_locked``)."""
+    game = db.running_game_locked(room.pk)
+    if game is None:
+        raise Conflict("no_game", _("No game is running."))
+    return game
+
+
+def _running_game_by_id(game_id: int) -> Game:
+    """Inside a transaction: the game ``game_id``, its row locked, provided it still runs."""
+    game = Game.objects.select_for_update().select_related("room").filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING:
+        raise Conflict("game_over", _("This game is over."))
     return game
 
 
@@ -474,6 +481,6 @@ def _append(game: Game, version: int, events) -> None:
 __all__ = [
     "Conflict", "EngineError", "IllegalAction", "ServiceError", "StaleVersion", "abandon_game", "answer_claim",
     "ask_for_seat", "clean_name", "clock_move", "collect_seat", "configure", "create_room", "host_for_seat",
-    "host_move", "join_room", "kick", "move_player", "pause_game", "resume_game", "seat_cap", "set_locked",
+    "host_move", "join_room", "kick", "move_player", "name_key", "pause_game", "resume_game", "seat_cap", "set_locked",
     "set_presence", "start_game", "submit", "submit_for_player",
 ]

@@ -10,9 +10,9 @@ from .services import waiting_claims
 def load_table(room: Room) -> Table:
     players = [{"id": p.pk, "name": p.name, "connected": p.connections > 0, "handovers": p.handovers}
                for p in room.players.all()]
-    names = {p["id"]: p for p in players}
-    claims = [{"id": c.pk, "name": names[c.player_id]["name"], "connected": names[c.player_id]["connected"]}
-              for c in waiting_claims(room.pk) if c.player_id in names]
+    by_id = {p["id"]: p for p in players}
+    claims = [{"id": c.pk, "name": by_id[c.player_id]["name"], "connected": by_id[c.player_id]["connected"]}
+              for c in waiting_claims(room.pk) if c.player_id in by_id]
     game = room.current_game()
     return Table(code=room.code, language=room.language, ruleset=room.ruleset, options=room.options,
                  players=players, game=game_dict(game) if game else None,

@@ -53,10 +53,15 @@ def tap(room: Room, player_id: int, form) -> TapResult:
         except services.ServiceError as exc:
             return TapResult(exc.status, exc.message)
         except EngineError as exc:
-            status = 400 if isinstance(exc, MalformedAction) else 409
-            return TapResult(status, error_message(room.ruleset, exc))
+            return refused(room.ruleset, exc)
         timers.after_commit(game)   # the game master may owe it a move (a window to close)
         return TapResult(204, "", game.room_version)
+
+
+def refused(slug: str, exc: EngineError) -> TapResult:
+    """An engine's refusal in the ruleset's words: 400 if it could not be understood at all, 409
+    if it is not allowed now.  (The host's buttons are answered the same way.)"""
+    return TapResult(400 if isinstance(exc, MalformedAction) else 409, error_message(slug, exc))
 
 
 def busy() -> TapResult:

@@ -18,11 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engines import registry
-from engines.base import PROXY, REMOVE_PLAYER, EngineError, MalformedAction
+from engines.base import PROXY, REMOVE_PLAYER, EngineError
 
 from . import addresses, db, limits, rendering, seating, services, taps, timers
 from .models import ROOM_CODE_LENGTH, Room
-from .presenters import error_message
 from .tables import load_table
 
 
@@ -125,7 +124,8 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 def _join_page(request: HttpRequest, room: Room, error: str = "", status: int = 200) -> HttpResponse:
     players = list(room.players.all())
     name = request.POST.get("name", "")[:100] if request.method == "POST" else ""
-    taken = next((p for p in players if error and p.name_key == " ".join(name.split()).casefold()), None)
+    # The name typed is taken: offer to ask the host for that seat.
+    taken = next((p for p in players if error and p.name_key == services.name_key(name)), None)
     return render(request, "join.html", {"room": room, "error": error, "name": name, "players": players,
                                          "taken": taken, "heading": _join_heading(room)}, status=status)
 
@@ -307,7 +307,8 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
         except services.ServiceError as exc:
             return flash(exc.message, exc.status)
         except EngineError as exc:
-            return flash(error_message(room.ruleset, exc), 400 if isinstance(exc, MalformedAction) else 409)
+            refusal = taps.refused(room.ruleset, exc)
+            return flash(refusal.message, refusal.status)
         return HttpResponse(status=204)
 
 

@@ -74,6 +74,14 @@ def connections(player) -> int:
     return Player.objects.get(pk=player.pk).connections
 
 
+async def gone_clean(phone, player, room) -> None:
+    """After its close: the socket's player counts no open screen and the room has no screen
+    registered here (the phone was its only one)."""
+    await phone.wait()
+    assert await database_sync_to_async(connections)(player) == 0
+    assert room.code not in HUB.rooms
+
+
 async def test_tv_connect_gets_the_whole_screen():
     room, _ = await database_sync_to_async(room_with_players)(3)
     tv = tv_socket(room)
@@ -312,9 +320,7 @@ async def test_a_huge_frame_is_refused_unparsed_and_presence_returns_to_zero():
     assert await database_sync_to_async(connections)(players[0]) == 1
     await phone.send_to(text_data="[" * 200_000)   # 200 KB of nesting: RecursionError in json.loads
     assert await receive_until_closed(phone) == CLOSE_TOO_BIG
-    await phone.wait()
-    assert await database_sync_to_async(connections)(players[0]) == 0
-    assert room.code not in HUB.rooms
+    await gone_clean(phone, players[0], room)
 
 
 async def test_deep_nesting_within_the_size_limit_is_malformed_and_the_socket_lives_on():
@@ -355,9 +361,7 @@ async def test_an_error_while_handling_a_tap_closes_the_socket_and_undoes_presen
     await phone.send_to(text_data=json.dumps({"action": "ready", "turn": "1"}))
     assert await receive_until_closed(phone) == CLOSE_ERROR
     monkeypatch.undo()
-    await phone.wait()
-    assert await database_sync_to_async(connections)(players[0]) == 0
-    assert room.code not in HUB.rooms
+    await gone_clean(phone, players[0], room)
     assert "the database went away" in caplog.text   # logged with its traceback
 
 
@@ -371,9 +375,7 @@ async def test_an_error_in_the_first_push_of_connect_leaves_nothing_registered(m
     connected, _ = await phone.connect()
     assert connected
     assert await receive_until_closed(phone) == CLOSE_ERROR
-    await phone.wait()
-    assert await database_sync_to_async(connections)(players[0]) == 0
-    assert room.code not in HUB.rooms
+    await gone_clean(phone, players[0], room)
 
 
 async def test_a_flooding_socket_is_closed_and_others_are_still_answered():
