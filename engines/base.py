@@ -1,49 +1,66 @@
-"""The protocol every ruleset implements (DESIGN.md §3).
+"""The protocol every ruleset implements (DESIGN.md §3; docs/adding-a-ruleset.md walks through it).
 
 An engine is a module-level object with pure functions over JSON-serialisable
 state dicts.  The web layer knows nothing else about a ruleset:
 
     setup(players, options, seed, deal=None) -> Result(state, events)
-    legal_actions(state, seat)               -> list[Action]   (seat None = the server/timer)
-    apply(state, seat, action)               -> Result(state, events)   raises IllegalAction
+    legal_actions(state, actor)              -> list[Action]
+    apply(state, actor, action)              -> Result(state, events)   raises EngineError
     view(state, seat)                        -> dict           (seat None = the TV, public only)
     outcome(state)                           -> Outcome | None
     waiting_for(state)                       -> list[int]      seats whose input the game awaits
+    host_moves(state)                        -> list[Action]   the host's buttons now
+    proxy_moves(state)                       -> {seat: [Action]}  public choices the host may make for a seat
+    removable(state)                         -> list[int]      seats the host may remove now
+
+Who acts (the *actor* of ``legal_actions`` and ``apply``, and of every logged action):
+
+* a seat number: that player;
+* ``GAME_MASTER`` (``None``): the app as game master, i.e. its clock's timed move (below);
+* ``HOST``: the person at the TV pressing a button — ``host_moves``, a ``proxy`` for an absent
+  player, a ``remove_player``.  The clock cannot press the host's buttons and the host cannot
+  make the clock's move early unless the ruleset offers it among ``host_moves``.
 
 Conventions every engine keeps:
 
-* ``state`` is a plain dict of JSON types and is never mutated by ``apply``; the
-  result carries a new dict.
+* ``state`` is a plain dict of JSON types and is never mutated by ``apply``: it starts from
+  ``working_copy(state)`` and returns that copy.
 * ``state["turn"]`` is an int that grows whenever what the players are asked
   changes (a new proposal, a new vote, a new phase).  A phone's form carries the
   turn it was rendered at; an action for an older turn is stale.
-* Every random choice is drawn from ``engines.rng.rng(seed, label)`` and recorded
-  as an event, so replay from seed + actions reproduces the game exactly.
+* Every random choice is a draw of the chance kit (``engines/chance.py``), recorded as an
+  event, so replay from seed + actions reproduces the game exactly.
 * Events carry an audience: ``PUBLIC``, ``NOBODY`` (game master / reveal only)
   or a sorted list of seats.  What a seat may ever learn is its ``view`` plus
   the events whose audience includes it.
 * Engines emit codes and parameters, never sentences; the web layer translates.
 * Every view carries what the screens read of any ruleset: ``turn``; ``narration``, a list of
-  ``{"code", "params"}`` (what the TV says now); ``me``, the seat's own part (with its
-  ``seat``), ``None`` on the TV's view; and on the TV's view ``host_moves``, the game master's
-  moves the host may make by a button (each legal for seat ``None`` now).  A contract test
-  holds every ruleset to it (tests/engines/test_contract.py).
+  ``{"code", "params"}`` (what the TV says now; ``say``); ``me``, the seat's own part (with its
+  ``seat``), ``None`` on the TV's view.  A contract test holds every ruleset to it
+  (tests/engines/test_contract.py).
 * The game master's timed moves: ``state["clock"]`` is ``None`` (or absent) or
   ``{"id": int, "seconds": number, "move": Action}`` — "``seconds`` after the clock with this
-  ``id`` started, the game master applies ``move`` (seat ``None``) if it is still legal".  A new
-  timed step gets a new ``id``; ``seconds`` may change while the ``id`` stays (a step that
-  ends sooner once everyone has acted).  Engines know no time: the web layer notes when each
-  clock started (``Game.clock_started``) and makes the move when it is due (``timers.py``).
+  ``id`` started, the game master applies ``move`` (actor ``GAME_MASTER``) if it is still legal".
+  A new timed step gets a new ``id`` (``start_clock``); ``seconds`` may change while the ``id``
+  stays (a step that ends sooner once everyone has acted).  Engines know no time: the web layer
+  notes when each clock started (``Game.clock_started``) and makes the move when it is due
+  (``timers.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 State = dict[str, Any]
 Action = dict[str, Any]
+
+# The actors besides the seats (see the module's docstring).
+GAME_MASTER = None
+HOST = "host"
+Actor = int | str | None
 
 PUBLIC = "public"
 NOBODY = "nobody"
@@ -148,11 +165,14 @@ class Ruleset(Protocol):
 
     def options(self) -> list[Option]: ...
     def setup(self, players: int, options: dict, seed: int, deal: dict | None = None) -> Result: ...
-    def legal_actions(self, state: State, seat: int | None) -> list[Action]: ...
-    def apply(self, state: State, seat: int | None, action: Action) -> Result: ...
+    def legal_actions(self, state: State, actor: Actor) -> list[Action]: ...
+    def apply(self, state: State, actor: Actor, action: Action) -> Result: ...
     def view(self, state: State, seat: int | None) -> dict: ...
     def outcome(self, state: State) -> Outcome | None: ...
     def waiting_for(self, state: State) -> list[int]: ...
+    # The host's buttons now (each one ``apply(state, HOST, move)`` accepts): the same list as
+    # ``legal_actions(state, HOST)``.
+    def host_moves(self, state: State) -> list[Action]: ...
     # The host acting for an absent seat (issue 14): the public choices it may make for each seat,
     # and whether (and how) a player may be removed now.
     def proxy_moves(self, state: State) -> dict[int, list[Action]]: ...
@@ -161,7 +181,7 @@ class Ruleset(Protocol):
 
 RULESET_VALUES = ("slug", "title", "min_players", "max_players")
 RULESET_FUNCTIONS = ("options", "setup", "legal_actions", "apply", "view", "outcome", "waiting_for",
-                     "proxy_moves", "removable")
+                     "host_moves", "proxy_moves", "removable")
 
 
 def check_ruleset(ruleset: Any) -> None:
@@ -176,6 +196,31 @@ def check_ruleset(ruleset: Any) -> None:
             raise TypeError(f"ruleset {name!r} has no {part}() (engines/base.py, Ruleset)")
     if not 0 < ruleset.min_players <= ruleset.max_players:
         raise TypeError(f"ruleset {name!r}: min_players and max_players do not make a range")
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A ruleset made of an engine's functions: the one wrapper every engine uses.  Built at
+    import, it checks itself against the contract (``check_ruleset``), so a ruleset missing a
+    part fails where it is written, naming the part."""
+
+    slug: str
+    title: str
+    min_players: int
+    max_players: int
+    options: Callable[[], list[Option]]
+    setup: Callable[..., Result]
+    legal_actions: Callable[[State, Actor], list[Action]]
+    apply: Callable[[State, Actor, Action], Result]
+    view: Callable[[State, int | None], dict]
+    outcome: Callable[[State], Outcome | None]
+    waiting_for: Callable[[State], list[int]]
+    host_moves: Callable[[State], list[Action]]
+    proxy_moves: Callable[[State], dict[int, list[Action]]]
+    removable: Callable[[State], list[int]]
+
+    def __post_init__(self):
+        check_ruleset(self)
 
 
 def resolve_options(ruleset: Ruleset, raw: dict[str, Any]) -> dict[str, Any]:
@@ -215,21 +260,24 @@ def checked_options(options: Iterable[Option], given: dict[str, Any], owner: str
     return checked
 
 
-def movers(ruleset: Ruleset, state: State) -> list[int | None]:
-    """Who may act now: the awaited seats, and the game master (``None``) when nobody is
-    awaited or when its clock may fire while seats still are (a night step's deadline).
-    Random players (the test suites' monkey, bench/engines.py) pick among these."""
-    seats: list[int | None] = list(ruleset.waiting_for(state))
-    if not seats or (state.get("clock") and ruleset.legal_actions(state, None)):
-        seats.append(None)
+def movers(ruleset: Ruleset, state: State) -> list[Actor]:
+    """Who may act now: the awaited seats; the game master when nobody is awaited or when its
+    clock may fire while seats still are (a night step's deadline); and the host when nothing
+    else moves the game on (a discussion without a clock ends by the host's button).  Random
+    players (the test suites' monkey, bench/engines.py) pick among these."""
+    seats: list[Actor] = list(ruleset.waiting_for(state))
+    if not seats or (state.get("clock") and ruleset.legal_actions(state, GAME_MASTER)):
+        if not seats and not ruleset.legal_actions(state, GAME_MASTER) and ruleset.host_moves(state):
+            return [HOST]
+        seats.append(GAME_MASTER)
     return seats
 
 
-def handler_for(actions: dict[str, tuple[Any, Any]], state: State, seat: int | None, action: Any,
+def handler_for(actions: dict[str, tuple[Any, Any]], state: State, seat: Actor, action: Any,
                 *, over: bool) -> Any:
     """The gate every engine's ``apply`` starts with: ``action`` is an object of a known type
-    whose fields parse (``actions``: type → (parser, handler)), ``seat`` is a seat of this table
-    or None, and the game (``over``) is still running.  Returns the handler; raises and changes
+    whose fields parse (``actions``: type → (parser, handler)), ``seat`` is a seat of this table,
+    the game master or the host, and the game (``over``) is still running.  Returns the handler; raises and changes
     nothing otherwise."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise MalformedAction("bad_action", "An action is an object with a type")
@@ -237,7 +285,7 @@ def handler_for(actions: dict[str, tuple[Any, Any]], state: State, seat: int | N
         raise MalformedAction("unknown_action", f"Unknown action {action['type']!r}")
     parse, handler = actions[action["type"]]
     parse(action)
-    if seat is not None and (type(seat) is not int or not 0 <= seat < state["players"]):
+    if seat not in (GAME_MASTER, HOST) and (type(seat) is not int or not 0 <= seat < state["players"]):
         raise MalformedAction("bad_seat", "No such seat")
     if over:
         raise IllegalAction("game_over", "The game is over")
@@ -245,8 +293,8 @@ def handler_for(actions: dict[str, tuple[Any, Any]], state: State, seat: int | N
 
 
 # --- the host acting for a seat (issue 14) ----------------------------------------------------
-# Operational, not rules: a player's phone is gone in the middle of a game.  The host's own
-# moves come as seat None (like the game master's); the action's type says what it is:
+# Operational, not rules: a player's phone is gone in the middle of a game.  These are the
+# host's (actor ``HOST``); the action's type says what it is:
 #   {"type": "proxy", "seat": 3, "action": {...}}   the host makes seat 3's choice for it
 #   {"type": "remove_player", "seat": 3}            the host removes seat 3 (each ruleset decides)
 # Which choices a host may make and what removal means are each ruleset's decision
@@ -269,17 +317,17 @@ def parse_removal(action: Action) -> None:
         raise MalformedAction("bad_seat", "No such seat")
 
 
-def host_for(state: State, seat: int | None, action: Action) -> int:
-    """The seat a host's proxy or removal is for, once it is the host's (seat None) and a seat
-    of this table."""
-    if seat is not None:
+def host_for(state: State, seat: Actor, action: Action) -> int:
+    """The seat a host's proxy or removal is for, once it is the host's (actor ``HOST``) and a
+    seat of this table."""
+    if seat != HOST:
         raise IllegalAction("host_only", "Only the host does that")
     if not 0 <= action["seat"] < state["players"]:
         raise MalformedAction("bad_seat", "No such seat")
     return action["seat"]
 
 
-def proxied(state: State, seat: int | None, action: Action, legal_actions, public) -> tuple[int, Action]:
+def proxied(state: State, seat: Actor, action: Action, legal_actions, public) -> tuple[int, Action]:
     """The seat and the action a host's proxy makes for it: a choice the ruleset lets the host
     make (``public(action)``: one that is public anyway) and one that seat may make now, exactly."""
     target, inner = host_for(state, seat, action), action["action"]
@@ -294,3 +342,38 @@ def proxy_moves(state: State, legal_actions, public, waiting: list[int]) -> dict
     """What the host may do for each awaited seat now (the host's screen offers these): only
     public choices, so no seat's secret task shows (at night nobody has any)."""
     return {seat: moves for seat in waiting if (moves := [m for m in legal_actions(state, seat) if public(m)])}
+
+
+# --- what every engine does to the state it is building ---------------------------------------
+# The one convention for never mutating the input: ``apply`` takes ``working_copy(state)`` and
+# changes only that copy (these helpers replace nested lists rather than append to them, so a
+# shallow copy handed to them is safe too).
+
+def working_copy(state: State) -> State:
+    """A deep copy of a JSON state, to build the next state in (faster than copy.deepcopy)."""
+    return json.loads(json.dumps(state))
+
+
+def say(state: State, code: str, **params: Any) -> None:
+    """Add a public narration line (what the TV says now) to the current step."""
+    state["narration"] = state["narration"] + [{"code": code, "params": params}]
+
+
+def next_turn(state: State, phase: str | None = None) -> None:
+    """What the players are asked changes (a new step; optionally a new ``phase``): forms
+    rendered before it are stale."""
+    if phase is not None:
+        state["phase"] = phase
+    state["turn"] += 1
+
+
+def start_clock(state: State, seconds: float, move: Action) -> None:
+    """A new timed step: the game master makes ``move`` ``seconds`` after it starts.  Each clock
+    gets a new id from the state's ``clock_count``."""
+    state["clock_count"] = state.get("clock_count", 0) + 1
+    state["clock"] = {"id": state["clock_count"], "seconds": seconds, "move": dict(move)}
+
+
+def stop_clock(state: State) -> None:
+    """No timed step now."""
+    state["clock"] = None

@@ -81,8 +81,8 @@ from typing import Any
 
 from engines import mafie_plot as plot
 from engines.base import (
-    NOBODY, PROXY, REMOVE_PLAYER, Action, Event, IllegalAction, MalformedAction, Option, Outcome, Result, State,
-    checked_options, handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
+    GAME_MASTER, HOST, NOBODY, PROXY, REMOVE_PLAYER, Action, Engine, Event, IllegalAction, MalformedAction, Option,
+    Outcome, Result, State, checked_options, handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
 )
 from engines.rng import rng
 
@@ -843,8 +843,10 @@ _ACTIONS = {
 def apply(state: State, seat: int | None, action: Action) -> Result:
     """Apply ``seat``'s action to a copy of ``state``; raise and change nothing if it is bad."""
     handler = handler_for(_ACTIONS, state, seat, action, over=state["phase"] == GAME_OVER)
-    if seat is None and handler not in (close_window, proxy, remove_player):
+    if seat is GAME_MASTER and handler is not close_window:
         raise IllegalAction("not_your_turn", "The game master has nothing to do here")
+    if seat == HOST and handler not in (proxy, remove_player):
+        raise IllegalAction("not_your_turn", "The host has nothing to do here")
     return handler(state, seat, action)
 
 
@@ -887,7 +889,9 @@ def _action_types(state: State, seat: int | None) -> list[str]:
 
 def legal_actions(state: State, seat: int | None) -> list[Action]:
     """Every action ``seat`` may apply now (crews: see ``TEAM_SAMPLE_LIMIT``)."""
-    if seat is None:   # the game master: only a finished reaction window to close
+    if seat == HOST:   # the host has no buttons of its own in Mafie (proxies: proxy_moves)
+        return []
+    if seat is GAME_MASTER:   # the game master: only a finished reaction window to close
         closing = state["phase"] == PLOT_WINDOW and not state["window"]["queue"]
         return [{"type": "close_window"}] if closing else []
     types = _action_types(state, seat)
@@ -1053,23 +1057,12 @@ def _me(state: State, seat: int) -> dict:
 # The ruleset object (engines.base.Ruleset)
 # --------------------------------------------------------------------------------------------
 
-class _Mafie:
-    slug = "mafie"
-    title = "Mafie"
-    min_players = min(ROLES)
-    max_players = max(ROLES)
-
-    def options(self) -> list[Option]:
-        return list(OPTIONS)
-
-    setup = staticmethod(setup)
-    legal_actions = staticmethod(legal_actions)
-    apply = staticmethod(apply)
-    view = staticmethod(view)
-    outcome = staticmethod(outcome)
-    waiting_for = staticmethod(waiting_for)
-    proxy_moves = staticmethod(host_proxy_moves)
-    removable = staticmethod(removable)
+def host_moves(state: State) -> list[Action]:
+    """Mafie's host has no buttons of its own: the game master's clock closes the windows."""
+    return []
 
 
-RULESET = _Mafie()
+RULESET = Engine(
+    slug="mafie", title="Mafie", min_players=min(ROLES), max_players=max(ROLES), options=lambda: list(OPTIONS),
+    setup=setup, legal_actions=legal_actions, apply=apply, view=view, outcome=outcome, waiting_for=waiting_for,
+    host_moves=host_moves, proxy_moves=host_proxy_moves, removable=removable)

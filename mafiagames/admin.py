@@ -13,6 +13,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from engines import registry, replay
+from engines.base import GAME_MASTER, HOST
 
 from .models import Event, Game, Player, Room
 from .presenters import presenter
@@ -106,7 +107,7 @@ def replay_at(game: Game, step: int) -> dict:
     """The game rebuilt from seed + log up to ``step`` actions, and whether it matches the snapshot."""
     ruleset = registry.get(game.ruleset)
     events = list(game.events.order_by("seq"))
-    actions = [(e.data["seat"], e.data["action"]) for e in events if e.kind == "action"]
+    actions = [(replay.actor_of(e.data), e.data["action"]) for e in events if e.kind == "action"]
     snapshot_state = state = None
     for index, (state, _new) in enumerate(replay.states(ruleset, len(game.seats), game.options, game.seed,
                                                         game.deal, actions)):
@@ -127,7 +128,15 @@ def replay_at(game: Game, step: int) -> dict:
         "state_json": _pretty(snapshot_state), "tv_json": _pretty(tv_view), "tv_narration": narration(tv_view),
         "seat_views": seats, "step_events": [e for e in events if e.version == step],
         "action": actions[step - 1] if step else None,
+        "action_by": _actor_words(actions[step - 1][0], game.names) if step else None,
     }
+
+
+def _actor_words(actor, names) -> str:
+    """Who made a logged action, for the admin's reader."""
+    if type(actor) is int:
+        return _("seat %(seat)s (%(name)s)") % {"seat": actor, "name": names[actor]}
+    return {HOST: _("the host"), GAME_MASTER: _("the game master's clock")}.get(actor, _("the host or the clock"))
 
 
 def _pretty(data) -> str:

@@ -131,11 +131,11 @@ def _pause_key(game: dict | None) -> tuple:
     return (paused(game), deadline(game), frozen_time_left(game)) if game else ()
 
 
-def host_moves(slug: str, view: dict) -> list[dict]:
-    """The host's in-game buttons (``view["host_moves"]``), worded by the ruleset's presenter."""
+def host_moves(slug: str, state: dict) -> list[dict]:
+    """The host's in-game buttons (the engine's ``host_moves``), worded by the ruleset's presenter."""
     labels = part(slug, "HOST_MOVES")
     return [{"type": move["type"], "label": str(labels.get(move["type"], move["type"]))}
-            for move in view.get("host_moves") or []]
+            for move in registry.get(slug).host_moves(state)]
 
 
 def host_for_seats(table: Table) -> dict:
@@ -271,7 +271,7 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
             if table.game:
                 view = registry.get(table.game["ruleset"]).view(table.game["state"], None)
                 context.update(_game_context(table, view))
-                context["host_moves"] = host_moves(table.game["ruleset"], view) if host else []
+                context["host_moves"] = host_moves(table.game["ruleset"], table.game["state"]) if host else []
                 context["seat_help"] = seat_help
                 tv_parts = part(table.game["ruleset"], "tv_parts")
                 if tv_parts is not None:

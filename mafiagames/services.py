@@ -14,8 +14,10 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engines import registry
-from engines.base import NOBODY, PROXY, PUBLIC, EngineError, IllegalAction, resolve_options
+from engines import registry, replay
+from engines.base import (
+    GAME_MASTER, HOST, NOBODY, PROXY, PUBLIC, Actor, EngineError, IllegalAction, resolve_options,
+)
 from engines.base import Event as EngineEvent
 
 from . import db
@@ -331,15 +333,15 @@ def submit_for_player(room: Room, player_id: int, action: dict, *, expected_turn
 
 def host_move(room: Room, move_type: str, *, expected_turn: int | None) -> Game:
     """A host's button during a game (end the discussion, …): one of the moves the engine offers
-    the host now (``view(state, None)["host_moves"]``), made as the game master (seat None)."""
+    the host now (``host_moves``), made as the host (actor ``HOST``)."""
     with transaction.atomic():
         game = _running_game_of(room)
-        offered = registry.get(game.ruleset).view(game.state, None).get("host_moves") or []
+        offered = registry.get(game.ruleset).host_moves(game.state)
         move = next((move for move in offered if move["type"] == move_type), None)
         if move is None:
             raise StaleVersion("stale", _("Your screen was out of date; it has been refreshed."))
         game.room = room
-        return _apply(game, None, move, expected_turn, None)
+        return _apply(game, HOST, move, expected_turn, None)
 
 
 def clock_move(game_id: int, version: int, move: dict) -> Game:
@@ -355,12 +357,12 @@ def clock_move(game_id: int, version: int, move: dict) -> Game:
             left = due_in(game_dict(game))
             if left is None or left > 0:
                 raise NotDue(game)
-        return _apply(game, None, move, None, version)
+        return _apply(game, GAME_MASTER, move, None, version)
 
 
 def host_for_seat(room: Room, action: dict, *, expected_turn: int | None) -> Game:
     """The host acts for a seat (engines/base.py): ``{"type": "proxy", "seat", "action"}`` or
-    ``{"type": "remove_player", "seat"}``, made as the host (seat None); the engine decides what
+    ``{"type": "remove_player", "seat"}``, made as the host (actor ``HOST``); the engine decides what
     its rulebook allows.
 
     A proxy only while that player has no screen open (``Player.connections == 0``): a player
@@ -376,7 +378,7 @@ def host_for_seat(room: Room, action: dict, *, expected_turn: int | None) -> Gam
             raise Conflict("connected", _("%(name)s is connected and chooses for themselves.")
                            % {"name": game.names[seat]})
         game.room = room
-        return _apply(game, None, action, expected_turn, None)
+        return _apply(game, HOST, action, expected_turn, None)
 
 
 # --- pause (an operational step of the host, not a rule: no engine action) ------------------
@@ -431,7 +433,7 @@ def _running_game_by_id(game_id: int) -> Game:
     return game
 
 
-def _apply(game: Game, seat: int | None, action: dict, expected_turn: int | None,
+def _apply(game: Game, seat: Actor, action: dict, expected_turn: int | None,
            expected_version: int | None) -> Game:
     """Inside the transaction, with the game row locked: the shared body of both submits."""
     if game.paused_at is not None:   # the host paused the game: nobody moves, not even the clock
@@ -465,9 +467,9 @@ def clock_started(before: dict | None, after: dict, started):
     return timezone.now()
 
 
-def _action_event(seat: int | None, action: dict) -> EngineEvent:
+def _action_event(actor: Actor, action: dict) -> EngineEvent:
     # The action itself may be secret (a vote, a card); what it made public is in the engine's events.
-    return EngineEvent("action", {"seat": seat, "action": action}, NOBODY)
+    return EngineEvent("action", replay.logged(actor, action), NOBODY)
 
 
 def _append(game: Game, version: int, events) -> None:

@@ -101,12 +101,13 @@ Our decisions where the rules leave room (rules PROPOSED items are followed unle
 
 from __future__ import annotations
 
+import functools
 from itertools import combinations
 from typing import Any
 
 from engines.base import (
-    NOBODY, PROXY, PUBLIC, REMOVE_PLAYER, Action, Event, IllegalAction, MalformedAction, Outcome, Result, State,
-    checked_options, handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
+    GAME_MASTER, HOST, NOBODY, PROXY, PUBLIC, REMOVE_PLAYER, Action, Engine, Event, IllegalAction, MalformedAction,
+    Outcome, Result, State, checked_options, handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
 )
 from engines.classic import night as night_rules
 from engines.classic import roles as R
@@ -1082,7 +1083,8 @@ def _void_at_night(state: State, seat: int) -> None:
 
 
 def _expect_host(seat: int | None) -> None:
-    if seat is not None:
+    """The game master's clock or the host's button (``apply`` checks which may make it now)."""
+    if seat not in (GAME_MASTER, HOST):
         raise IllegalAction("host_only", "Only the game master does that")
 
 
@@ -1129,14 +1131,22 @@ _ACTIONS = {
     REMOVE_PLAYER: (parse_removal, remove_player),
 }
 _HOST_ACTIONS = {"timeout", "end_discussion", "end_defence", PROXY, REMOVE_PLAYER}
+_HOST_BUTTONS = {"end_discussion", "end_defence", PROXY, REMOVE_PLAYER}   # the host's (never the clock's timeout)
 
 
-def apply(state: State, seat: int | None, action: Action) -> Result:
-    """Apply ``seat``'s action to a copy of ``state``; raise and change nothing if it is bad."""
+def apply(state: State, seat: int | str | None, action: Action) -> Result:
+    """Apply ``seat``'s action to a copy of ``state``; raise and change nothing if it is bad.
+    The game master makes only its clock's move; the host its buttons, proxies and removals."""
     handler = handler_for(_ACTIONS, state, seat, action, over=state["phase"] == GAME_OVER)
-    if seat is None and action["type"] not in _HOST_ACTIONS:
+    if seat is GAME_MASTER and action["type"] not in _HOST_ACTIONS:
         raise IllegalAction("not_your_turn", "The game master has nothing to do here")
-    if seat is not None and action["type"] not in _HOST_ACTIONS and not _alive(state, seat) \
+    if seat is GAME_MASTER and not state["clock"]:
+        raise IllegalAction("no_clock", "No clock is running")
+    if seat is GAME_MASTER and action != state["clock"]["move"]:
+        raise IllegalAction("not_your_turn", "That is not the running clock's move")
+    if seat == HOST and action["type"] not in _HOST_BUTTONS:
+        raise IllegalAction("not_your_turn", "The host has nothing to do here")
+    if type(seat) is int and action["type"] not in _HOST_ACTIONS and not _alive(state, seat) \
             and action["type"] not in ("last_shot", "skip_last_shot"):
         raise IllegalAction("dead", "The eliminated stay silent")
     return handler(state, seat, action)
@@ -1168,13 +1178,15 @@ def host_moves(state: State) -> list[Action]:
     return []
 
 
-def legal_actions(state: State, seat: int | None) -> list[Action]:
-    """Every action ``seat`` may apply now (seat None: the game master and the host)."""
+def legal_actions(state: State, seat: int | str | None) -> list[Action]:
+    """Every action ``seat`` may apply now (the game master: its clock's move; the host: its
+    buttons)."""
     if state["phase"] == GAME_OVER:
         return []
-    if seat is None:
-        moves = [dict(state["clock"]["move"])] if state["clock"] else []
-        return moves + [move for move in host_moves(state) if move not in moves]
+    if seat is GAME_MASTER:
+        return [dict(state["clock"]["move"])] if state["clock"] else []
+    if seat == HOST:
+        return host_moves(state)
     if seat not in waiting_for(state):
         return []
     phase = state["phase"]
@@ -1237,7 +1249,6 @@ def view(state: State, seat: int | None) -> dict:
         "judge_used": state["judge_used"],
         "spell_used": state["spell_used"],
         "clock": {"id": clock["id"], "seconds": clock["seconds"]} if clock else None,
-        "host_moves": host_moves(state),
         "narration": [{"code": item["code"], "params": _copy(item["params"])}
                       for item in state["narration"]],
         "outcome": outcome(state).to_json() if over else None,
@@ -1346,29 +1357,14 @@ def _ghost(state: State) -> dict:
 # The ruleset objects (engines.base.Ruleset), one per edition
 # --------------------------------------------------------------------------------------------
 
-class Classic:
+def _ruleset(edition: Edition) -> Engine:
     """One edition of classic Mafia; everything but ``setup`` reads the edition from state."""
-
-    def __init__(self, edition: Edition):
-        self.edition = edition
-        self.slug = edition.slug
-        self.title = edition.title
-        self.min_players = edition.min_players
-        self.max_players = edition.max_players
-
-    def options(self):
-        return list(self.edition.options)
-
-    def setup(self, players: int, options: dict, seed: int, deal: dict | None = None) -> Result:
-        return setup(self.edition, players, options, seed, deal)
-
-    legal_actions = staticmethod(legal_actions)
-    apply = staticmethod(apply)
-    view = staticmethod(view)
-    outcome = staticmethod(outcome)
-    waiting_for = staticmethod(waiting_for)
-    proxy_moves = staticmethod(host_proxy_moves)
-    removable = staticmethod(removable)
+    return Engine(
+        slug=edition.slug, title=edition.title, min_players=edition.min_players,
+        max_players=edition.max_players, options=lambda: list(edition.options),
+        setup=functools.partial(setup, edition), legal_actions=legal_actions, apply=apply, view=view,
+        outcome=outcome, waiting_for=waiting_for, host_moves=host_moves, proxy_moves=host_proxy_moves,
+        removable=removable)
 
 
-RULESETS = {slug: Classic(edition) for slug, edition in EDITIONS.items()}
+RULESETS = {slug: _ruleset(edition) for slug, edition in EDITIONS.items()}

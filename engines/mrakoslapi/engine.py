@@ -83,8 +83,8 @@ import json
 from typing import Any
 
 from engines.base import (
-    NOBODY, PROXY, PUBLIC, REMOVE_PLAYER, Action, Event, IllegalAction, MalformedAction, Option, Outcome, Result,
-    State, checked_options, handler_for, host_for, parse_proxy, parse_removal,
+    GAME_MASTER, HOST, NOBODY, PROXY, PUBLIC, REMOVE_PLAYER, Action, Engine, Event, IllegalAction,
+    MalformedAction, Option, Outcome, Result, State, checked_options, handler_for, host_for, parse_proxy, parse_removal,
 )
 from engines.mrakoslapi import announce
 from engines.mrakoslapi import cards as C
@@ -707,7 +707,9 @@ def apply(state: State, seat: int | None, action: Action) -> Result:
         result = handler(new, seat, action)
         _refresh(new)
         return Result(new, result.events)
-    if seat is None:
+    if seat == HOST:
+        raise IllegalAction("not_your_turn", "The host has nothing to do here")
+    if seat is GAME_MASTER:
         if action["type"] not in GM_ACTIONS:
             raise IllegalAction("not_your_turn", "The game master has nothing to do here")
         if not state["clock"] or action != state["clock"]["move"]:
@@ -754,7 +756,9 @@ def _vote_moves(state: State, seat: int) -> list[Action]:
 def legal_actions(state: State, seat: int | None) -> list[Action]:
     if state["phase"] == OVER:
         return []
-    if seat is None:
+    if seat == HOST:
+        return host_moves(state)
+    if seat is GAME_MASTER:
         return [dict(state["clock"]["move"])] if state["clock"] else []
     if state["phase"] == NIGHT:
         return _night_moves(state, seat)
@@ -908,23 +912,13 @@ def _me(state: State, seat: int) -> dict:
 # The ruleset object (engines.base.Ruleset), registered in engines/registry.py
 # --------------------------------------------------------------------------------------------
 
-class Mrakoslapi:
-    slug = SLUG
-    title = TITLE
-    min_players = C.PLAYER_COUNTS[0]
-    max_players = C.PLAYER_COUNTS[-1]
-
-    def options(self) -> list[Option]:
-        return list(OPTIONS)
-
-    setup = staticmethod(setup)
-    legal_actions = staticmethod(legal_actions)
-    apply = staticmethod(apply)
-    view = staticmethod(view)
-    outcome = staticmethod(outcome)
-    waiting_for = staticmethod(waiting_for)
-    proxy_moves = staticmethod(host_proxy_moves)
-    removable = staticmethod(removable)
+def host_moves(state: State) -> list[Action]:
+    """Mrakošlapi's host has no buttons of its own: the game master's clock ends each step."""
+    return []
 
 
-RULESET = Mrakoslapi()
+RULESET = Engine(
+    slug=SLUG, title=TITLE, min_players=C.PLAYER_COUNTS[0], max_players=C.PLAYER_COUNTS[-1],
+    options=lambda: list(OPTIONS), setup=setup, legal_actions=legal_actions, apply=apply, view=view,
+    outcome=outcome, waiting_for=waiting_for, host_moves=host_moves, proxy_moves=host_proxy_moves,
+    removable=removable)

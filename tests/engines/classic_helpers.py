@@ -8,7 +8,7 @@ import json
 import pytest
 
 from engines import registry
-from engines.base import EngineError, Event, resolve_options
+from engines.base import HOST, EngineError, Event, resolve_options
 
 M, A, P = "mafioso", "agent", "policeman"
 D, W, J = "doctor", "wizard", "judge"
@@ -132,10 +132,14 @@ class Table:
     # -- the day ------------------------------------------------------------------------------
 
     def end_discussion(self) -> list[Event]:
-        return self.act(None, {"type": "end_discussion"})
+        """The host's button (engines/base.py: the host, not the clock)."""
+        return self.act(HOST, {"type": "end_discussion"})
 
     def end_defence(self) -> list[Event]:
-        return self.act(None, {"type": "end_defence"})
+        return self.act(HOST, {"type": "end_defence"})
+
+    def host_moves(self) -> list[dict]:
+        return self.ruleset.host_moves(self.state)
 
     def vote(self, votes: dict[int, int], double: int | None = None) -> list[Event]:
         """Each voter names a target (in seat order); ``double``: the judge's double vote."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engines import registry
-from engines.base import Action, Event, Ruleset, State, movers
+from engines.base import GAME_MASTER, HOST, Action, Event, Ruleset, State, movers
 
 MAX_STEPS = 5000    # any game of any ruleset must end well within this many actions
 SEEDS = (0, 1, 2)
@@ -131,7 +131,7 @@ def random_playthrough(ruleset: Ruleset, players: int, options: dict, seed: int)
     while ruleset.outcome(state) is None:
         assert len(play.steps) < MAX_STEPS, f"{play}: no end after {MAX_STEPS} actions"
         seats = movers(ruleset, state)
-        seat = chooser.choice(seats) if seats != [None] else None
+        seat = chooser.choice(seats) if seats not in ([GAME_MASTER], [HOST]) else seats[0]
         actions = ruleset.legal_actions(state, seat)
         assert actions, f"{play}: seat {seat} is awaited but has no legal action"
         action = chooser.choice(actions)

@@ -11,9 +11,10 @@ from __future__ import annotations
 import pytest
 
 from engines import registry
-from engines.base import NOBODY, PUBLIC, IllegalAction, MalformedAction, resolve_options
+from engines.base import HOST, NOBODY, PUBLIC, IllegalAction, MalformedAction, movers, resolve_options
 from engines.classic import night as night_rules
 from engines.classic import votes as V
+from engines.classic.editions import EDITIONS
 from engines.classic.roles import role_counts
 from engines.replay import replay
 from engines.rng import rng
@@ -31,7 +32,7 @@ def seats_out(table: Table) -> dict[int, tuple[str, str]]:
 
 def counts(slug: str, players: int, **options) -> dict[str, int]:
     ruleset = registry.get(slug)
-    rules = ruleset.edition.rules(resolve_options(ruleset, options))
+    rules = EDITIONS[ruleset.slug].rules(resolve_options(ruleset, options))
     return {role: count for role, count in role_counts(players, rules).items() if count}
 
 
@@ -147,7 +148,7 @@ def _runoff_tie(coins=None):
     assert events[-1].kind == "votes_revealed" and g.phase == "re_discussion"
     assert g.view()["tied"] == [0, 1]
     assert codes(g.state) == ["votes_revealed", "tie"]
-    assert g.view()["host_moves"] == [{"type": "end_discussion"}]
+    assert g.host_moves() == [{"type": "end_discussion"}]
     g.end_discussion()
     assert g.phase == "re_vote" and g.view()["vote"]["ballot"] == [0, 1]
     return g
@@ -247,7 +248,7 @@ def test_B_S08_mafia_wins():
     tv = g.view()
     assert [seat["role"] for seat in tv["seats"]] == g.roles
     assert tv["reveal"]["checks"] == [{"round": 1, "agent": 0, "target": 1, "role": M}]
-    assert tv["clock"] is None and tv["host_moves"] == [] and g.ruleset.waiting_for(g.state) == []
+    assert tv["clock"] is None and g.host_moves() == [] and g.ruleset.waiting_for(g.state) == []
 
 
 def test_B_S09_police_wins_dead_agent_included():
@@ -769,7 +770,7 @@ def test_clock_id_changes_per_step_and_seconds_drop_to_the_minimum():
     first = g.state["clock"]
     assert first == {"id": 1, "seconds": 90, "move": TIMEOUT}
     assert g.view()["clock"] == {"id": 1, "seconds": 90}
-    assert g.moves(None) == [TIMEOUT] and g.view()["host_moves"] == []
+    assert g.moves(None) == [TIMEOUT] and g.host_moves() == []
     g.act(3, {"type": "check", "target": 0})
     assert g.state["clock"] == {"id": 1, "seconds": 5, "move": TIMEOUT}
     g.timeout()
@@ -781,14 +782,14 @@ def test_clock_id_changes_per_step_and_seconds_drop_to_the_minimum():
     g.refuse(0, {"type": "pick_victim", "target": 5}, "locked")
     g.timeout()
     assert g.phase == "discussion" and g.state["clock"] is None
-    assert g.moves(None) == [{"type": "end_discussion"}]
-    assert g.view()["host_moves"] == [{"type": "end_discussion"}]
+    assert g.moves(None) == [] and g.moves(HOST) == [{"type": "end_discussion"}]   # no clock: the host's
+    assert g.host_moves() == [{"type": "end_discussion"}]
     g.refuse(None, TIMEOUT, "no_clock")
     g.refuse(2, {"type": "end_discussion"}, "host_only")
     g.end_discussion()
-    assert g.moves(None) == [] and g.view()["host_moves"] == []
+    assert g.moves(None) == [] and g.host_moves() == []
     g.vote({2: 3, 3: 2, 5: 3, 6: 3, 7: 3, 0: 2, 1: 2})
-    assert g.phase == "defence" and g.moves(None) == [{"type": "end_defence"}]
+    assert g.phase == "defence" and g.moves(HOST) == [{"type": "end_defence"}]
 
 
 def test_discussion_clock():
@@ -800,7 +801,7 @@ def test_discussion_clock():
     assert g.state["clock"] == {"id": 3, "seconds": 180, "move": {"type": "end_discussion"}}
     assert ids == {1, 2}
     assert g.moves(None) == [{"type": "end_discussion"}]
-    assert g.view()["host_moves"] == [{"type": "end_discussion"}]
+    assert g.host_moves() == [{"type": "end_discussion"}]
     g.act(None, {"type": "end_discussion"})
     assert g.phase == "vote" and g.state["clock"] is None
 
@@ -983,7 +984,7 @@ def test_refusal_codes():
     g.refuse(2, {"type": "check", "target": 2}, "self_target")
     g.refuse(2, {"type": "heal", "target": 2}, "wrong_phase")
     g.refuse(2, {"type": "last_shot", "target": 1}, "wrong_phase")
-    g.refuse(None, {"type": "end_defence"}, "wrong_phase")
+    g.refuse(HOST, {"type": "end_defence"}, "wrong_phase")
     g.act(2, {"type": "check", "target": 0})
     g.refuse(2, {"type": "check", "target": 1}, "already_acted")
     g.timeout()
@@ -1046,7 +1047,7 @@ def test_big_tables_keep_the_contract_and_leak_nothing(slug, players, chosen):
     for index, state in enumerate(play.states[:-1]):
         if index % 3:
             continue
-        seats = ruleset.waiting_for(state) or [None]
+        seats = ruleset.waiting_for(state) or movers(ruleset, state)
         for seat in chooser.sample(seats, min(3, len(seats))):
             actions = ruleset.legal_actions(state, seat)
             assert actions

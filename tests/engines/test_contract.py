@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engines import base, registry
-from engines.base import NOBODY, PUBLIC, EngineError, Outcome, resolve_options
+from engines.base import GAME_MASTER, HOST, NOBODY, PUBLIC, EngineError, Outcome, resolve_options
 from engines.replay import replay
 from tests.engines.playthrough import (
     CHECKED_STATE_STRIDE, MAX_STEPS, checked_apply, dump, option_combinations, playthroughs,
@@ -66,8 +66,8 @@ def test_awaited_seats_can_act_and_every_legal_action_applies(ruleset, options):
     stride = CHECKED_STATE_STRIDE.get(ruleset.slug, 1)
     for play in playthroughs(ruleset, options):
         for state in play.states[:-1:stride]:
-            seats = ruleset.waiting_for(state) or [None]
-            assert seats == sorted(set(seats)) or seats == [None], (play, seats)
+            seats = ruleset.waiting_for(state) or base.movers(ruleset, state)
+            assert seats == sorted(set(seats)) or seats in ([GAME_MASTER], [HOST]), (play, seats)
             for seat in seats:
                 actions = ruleset.legal_actions(state, seat)
                 assert actions, (play, seat, state)
@@ -188,8 +188,8 @@ def test_a_ruleset_missing_a_part_of_the_contract_is_refused_at_registration_nam
 @cases
 def test_every_view_carries_what_the_screens_read(ruleset, options):
     """The parts of a view the web layer reads for every ruleset (engines/base.py, "Every
-    view"): the turn, the narration as codes, the seat's own part, and on the TV the host's
-    buttons — each one a move the game master may make now; and the state's clock."""
+    view"): the turn, the narration as codes, the seat's own part; the host's buttons, each
+    one a move the host may make now; and the state's clock."""
     for play in playthroughs(ruleset, options):
         for state in play.states[::CHECKED_STATE_STRIDE.get(ruleset.slug, 1)]:
             for seat in [None, *range(play.players)]:
@@ -202,6 +202,37 @@ def test_every_view_carries_what_the_screens_read(ruleset, options):
                     assert view["me"]["seat"] == seat
             clock = state.get("clock")
             assert clock is None or set(clock) == {"id", "seconds", "move"}, play
-            legal = ruleset.legal_actions(state, None)
-            for move in ruleset.view(state, None).get("host_moves") or []:
-                assert move in legal, (play, move)
+            assert "host_moves" not in ruleset.view(state, None)   # the contract's, not the view's
+            assert ruleset.host_moves(state) == ruleset.legal_actions(state, HOST), play
+            for move in ruleset.host_moves(state):
+                checked_apply(ruleset, state, HOST, move)
+
+
+@cases
+def test_the_host_and_the_game_masters_clock_are_different_actors(ruleset, options):
+    """engines/base.py, "Who acts": the clock makes only its move, the host only its buttons,
+    proxies and removals; neither makes the other's unless the ruleset offers it to both."""
+    for play in playthroughs(ruleset, options):
+        for state in play.states[::CHECKED_STATE_STRIDE.get(ruleset.slug, 1)]:
+            clock, buttons = ruleset.legal_actions(state, GAME_MASTER), ruleset.host_moves(state)
+            assert all(move["type"] not in (base.PROXY, base.REMOVE_PLAYER) for move in clock), play
+            for move in clock:
+                checked_apply(ruleset, state, GAME_MASTER, move)
+                if move not in buttons:
+                    refused(ruleset, state, HOST, move)
+            for move in buttons:
+                if move not in clock:
+                    refused(ruleset, state, GAME_MASTER, move)
+            for seat in ruleset.removable(state):
+                refused(ruleset, state, GAME_MASTER, {"type": base.REMOVE_PLAYER, "seat": seat})
+            for seat, moves in ruleset.proxy_moves(state).items():
+                for move in moves[:2]:
+                    refused(ruleset, state, GAME_MASTER, {"type": base.PROXY, "seat": seat, "action": move})
+                    checked_apply(ruleset, state, HOST, {"type": base.PROXY, "seat": seat, "action": move})
+
+
+def refused(ruleset, state, actor, action):
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(EngineError):
+        ruleset.apply(state, actor, action)
+    assert json.dumps(state, sort_keys=True) == before

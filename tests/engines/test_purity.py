@@ -14,6 +14,7 @@ FORBIDDEN = {
 }
 ALLOWED = {
     "rng.py": {"random"},       # the one seeded source of randomness
+    "chance.py": {"random"},    # the chance kit: every draw of every ruleset
     "apps.py": {"django"},      # the Django app config, if any
 }
 SOURCES = sorted(ENGINES.rglob("*.py"))

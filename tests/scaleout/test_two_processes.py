@@ -197,7 +197,7 @@ def test_tv_on_process_a_and_phones_on_process_b_play_mafie(cluster, browser, ou
     moved.goto(moved.url.replace(b.url, a.url))
     expect(moved.locator("#ph-head .me")).to_have_text("Alice")
     # A new socket first gets the whole screen, which replaces the role card: peek after that.
-    moved.wait_for_function("window.__messages >= 1")
+    moved.wait_for_function("() => window.__messages >= 1")  # a function: CSP allows no eval
     assert peek_role(moved) == role_on_b
     moved.click("text=I'm ready")
     expect(tv.locator("#tv-main .progress")).to_contain_text(waiting(4, "player", "players"))

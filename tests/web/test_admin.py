@@ -131,3 +131,43 @@ def test_a_mrakoslapi_game_replays_its_night_with_the_secret_trace(admin_client)
     assert "&quot;kind&quot;: &quot;mirror&quot;" in last                  # the trace, for the reviewer
     tv = last.split('id="tv-view">')[1].split("</pre>")[0]
     assert "&quot;trace&quot;" not in tv and "&quot;reflects&quot;" not in tv      # the trace: never on the TV
+
+
+def test_the_log_tells_the_host_from_the_game_masters_clock_and_the_replay_says_who(admin_client):
+    """engines/base.py, "Who acts": the clock's timeout and the host's "end the discussion" are
+    logged as different actors, replayed as such, and named on the admin's step."""
+    from .helpers import room_with_players
+
+    room, _players = room_with_players(8)
+    services.configure(room, "mafia_pl", {})
+    roles = ["mafioso", "mafioso", "agent", *["policeman"] * 5]
+    game = services.start_game(room, seed=11, deal={"roles": roles})
+    for seat, action in ((2, {"type": "check", "target": 0}), (None, {"type": "timeout"}),
+                         (0, {"type": "pick_victim", "target": 6}), (1, {"type": "pick_victim", "target": 6}),
+                         (None, {"type": "timeout"})):
+        game = services.submit(game.pk, seat, action)
+    game = services.host_move(room, "end_discussion", expected_turn=None)
+    logged = [e.data for e in Event.objects.filter(game=game, kind="action").order_by("seq")]
+    assert logged[1] == {"seat": None, "actor": "game_master", "action": {"type": "timeout"}}
+    assert logged[-1] == {"seat": None, "actor": "host", "action": {"type": "end_discussion"}}
+    url = f"/admin/mafiagames/game/{game.pk}/replay/"
+    assert "reproduces the stored snapshot exactly" in admin_client.get(url).content.decode()
+    assert "the game master&#x27;s clock: {&#x27;type&#x27;: &#x27;timeout&#x27;}" in \
+        admin_client.get(url + "?step=2").content.decode()
+    assert "the host: {&#x27;type&#x27;: &#x27;end_discussion&#x27;}" in admin_client.get(url).content.decode()
+
+
+def test_a_log_from_before_the_host_and_the_clock_were_told_apart_still_replays(admin_client):
+    """Old logs wrote both as seat None: the replay takes the clock's move for the clock's and
+    anything else for the host's."""
+    from .helpers import polish_discussion
+
+    room, _players, game = polish_discussion()
+    game = services.host_move(room, "end_discussion", expected_turn=None)
+    Event.objects.filter(game=game, kind="action", data__seat=None).update(
+        data={"seat": None, "action": {"type": "timeout"}})   # the clock's, as old logs wrote it
+    last = Event.objects.filter(game=game, kind="action").order_by("-seq").first()
+    Event.objects.filter(pk=last.pk).update(data={"seat": None, "action": {"type": "end_discussion"}})
+    html = admin_client.get(f"/admin/mafiagames/game/{game.pk}/replay/").content.decode()
+    assert "reproduces the stored snapshot exactly" in html
+    assert "the host or the clock: {&#x27;type&#x27;: &#x27;end_discussion&#x27;}" in html

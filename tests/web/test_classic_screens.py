@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from django.http import QueryDict
 
 from engines import registry
-from engines.base import resolve_options
+from engines.base import HOST, resolve_options
 from mafiagames import screens, services, timers
 from mafiagames.fanout import HUB
 from mafiagames.models import Game
@@ -281,7 +281,7 @@ def test_with_a_judge_every_voter_has_the_same_folded_more_and_only_the_judge_fi
     state, _ = POLISH.setup(9, resolve_options(POLISH, {"judge": True}), 1, {"roles": roles})
     for seat, action in ((2, {"type": "skip_check"}), (None, {"type": "timeout"}),
                          (0, {"type": "pick_victim", "target": 8}), (1, {"type": "pick_victim", "target": 8}),
-                         (None, {"type": "timeout"}), (None, {"type": "end_discussion"})):
+                         (None, {"type": "timeout"}), (HOST, {"type": "end_discussion"})):
         state, _ = POLISH.apply(state, seat, action)
     assert state["phase"] == "vote"
     judge, other = panel(POLISH, state, 3), panel(POLISH, state, 4)
@@ -293,7 +293,7 @@ def test_with_a_judge_every_voter_has_the_same_folded_more_and_only_the_judge_fi
     assert doubles and all(action["double"] for action in doubles)
     state = to_the_gang({})   # no judge in this game: no "More…" at all
     for seat, action in ((0, {"type": "pick_victim", "target": 8}), (1, {"type": "pick_victim", "target": 8}),
-                         (None, {"type": "timeout"}), (None, {"type": "end_discussion"})):
+                         (None, {"type": "timeout"}), (HOST, {"type": "end_discussion"})):
         state, _ = POLISH.apply(state, seat, action)
     assert state["phase"] == "vote" and "<details" not in panel(POLISH, state, 4)
 
