@@ -19,6 +19,9 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from . import screens
+from .models import game_dict
+
 log = logging.getLogger(__name__)
 
 
@@ -55,14 +58,13 @@ class Hub:
             await layer.group_add(group_name(code), self.relay_channel)
 
     async def unregister(self, code: str, screen) -> None:
-        screens = self.rooms.get(code)
-        if not screens:
+        present = self.rooms.get(code)
+        if not present:
             return
-        screens.discard(screen)
-        if not screens:
+        present.discard(screen)
+        if not present:
             del self.rooms[code]
-            from .screens import forget
-            forget(code)
+            screens.forget(code)
             # The relay stays in the room's group: leaving could race with a screen that reconnects
             # at once, and a ping for a room without screens here costs nothing.
 
@@ -72,8 +74,7 @@ class Hub:
         """On the event loop: tell this process's screens of ``code`` about ``version``;
         with ``game`` (all that changed), first make that version's snapshot from the last one."""
         if game is not None:
-            from .screens import advance
-            advance(code, version, game)
+            screens.advance(code, version, game)
         for screen in list(self.rooms.get(code, ())):
             screen.refresh_soon(version)
 
@@ -128,7 +129,6 @@ def send_ping(code: str, version: int, game=None) -> None:
     a fresh connection.
     """
     layer = get_channel_layer()
-    from .tables import game_dict
     HUB.deliver_threadsafe(code, version, game_dict(game) if game is not None else None)
     if not crosses_processes(layer):
         return

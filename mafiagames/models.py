@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 # No 0/O, 1/I/L, 5/S, 2/Z, 8/B, U/V: a code read off a TV across the room is typed right.
@@ -86,6 +88,15 @@ class Player(models.Model):
         return self.connections > 0
 
 
+CLAIM_WAIT = timedelta(minutes=10)   # an unanswered request for a seat lapses
+
+
+class ClaimQuerySet(models.QuerySet):
+    def waiting(self, room_id: int):
+        """The room's requests the host has not answered, but those that lapsed."""
+        return self.filter(room_id=room_id, status=Claim.Status.PENDING, created__gte=timezone.now() - CLAIM_WAIT)
+
+
 class Claim(models.Model):
     """A new phone asking for a seat ("I was Ann"): the host lets it in or refuses (services.py).
 
@@ -104,6 +115,8 @@ class Claim(models.Model):
     secret = models.CharField(max_length=64, default=new_token, editable=False)
     status = models.CharField(max_length=16, choices=Status, default=Status.PENDING)
     created = models.DateTimeField(auto_now_add=True)
+
+    objects = ClaimQuerySet.as_manager()
 
     class Meta:
         ordering = ["created", "id"]
@@ -189,3 +202,12 @@ class Event(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("events are append-only")
+
+
+def game_dict(game: Game) -> dict:
+    """A game as the screens, the fan-out and the game master's clock read it: plain values
+    (times as seconds since the epoch), the same in every process."""
+    return {"id": game.pk, "ruleset": game.ruleset, "state": game.state, "version": game.version,
+            "names": game.names, "seats": game.seats, "status": game.status,
+            "clock_started": game.clock_started.timestamp() if game.clock_started else None,
+            "paused_at": game.paused_at.timestamp() if game.paused_at else None}

@@ -27,7 +27,7 @@ from django.utils import translation
 from engines import registry
 from engines.base import Option
 
-from . import timers
+from . import clock
 from .presenters import key_of, part, presenter
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
@@ -119,7 +119,7 @@ def paused(game: dict | None) -> bool:
 
 def frozen_time_left(game: dict) -> str | None:
     """A paused clock's time left, as the countdowns write it (app.js): it does not tick."""
-    left = timers.time_left(game) if paused(game) else None
+    left = clock.time_left(game) if paused(game) else None
     if left is None:
         return None
     seconds = max(0, math.ceil(left))

@@ -7,8 +7,8 @@ write in one short transaction and ping the room after commit.
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -20,9 +20,11 @@ from engines.base import (
 )
 from engines.base import Event as EngineEvent
 
-from . import db
-from .models import NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Claim, Event, Game, Player, Room, new_token
-from .notify import ping
+from . import db, notify
+from .clock import due_in
+from .models import (
+    CLAIM_WAIT, NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Claim, Event, Game, Player, Room, game_dict, new_token,
+)
 from .text import unshowable
 
 
@@ -63,8 +65,6 @@ class NotDue(Conflict):
 # --- rooms -----------------------------------------------------------------------------------
 
 def create_room(language: str) -> Room:
-    from django.conf import settings
-
     if language not in dict(settings.LANGUAGES):
         raise ServiceError("bad_language", _("Unknown language."))
     for _attempt in range(20):
@@ -135,13 +135,7 @@ def set_locked(room: Room, locked: bool) -> None:
 # phone; so may anyone the host wants to give an empty seat to.  Only the host's approval moves a
 # seat: the seat's token changes, so the old phone's cookie and open screen stop working.
 
-CLAIM_WAIT = timedelta(minutes=10)   # an unanswered request lapses
 MAX_CLAIMS = 8                       # unanswered requests per room: the host's list stays short
-
-
-def waiting_claims(room_id: int):
-    return Claim.objects.filter(room_id=room_id, status=Claim.Status.PENDING,
-                                created__gte=timezone.now() - CLAIM_WAIT)
 
 
 def ask_for_seat(room: Room, player_id: int) -> Claim:
@@ -150,7 +144,7 @@ def ask_for_seat(room: Room, player_id: int) -> Claim:
         player = Player.objects.filter(room=room, pk=player_id).first()
         if player is None:
             raise ServiceError("unknown_player", _("No such player in this room."))
-        if waiting_claims(room.pk).count() >= MAX_CLAIMS:
+        if Claim.objects.waiting(room.pk).count() >= MAX_CLAIMS:
             raise Conflict("too_many_claims", _("The host has too many requests to answer. Try again in a minute."))
         claim = Claim.objects.create(room=room, player=player)
         changed(room)
@@ -160,13 +154,13 @@ def ask_for_seat(room: Room, player_id: int) -> Claim:
 def answer_claim(room: Room, claim_id: int, approve: bool) -> None:
     """The host lets the asking phone in (the seat's token changes) or refuses."""
     with transaction.atomic():
-        claim = waiting_claims(room.pk).select_for_update().filter(pk=claim_id).first()
+        claim = Claim.objects.waiting(room.pk).select_for_update().filter(pk=claim_id).first()
         if claim is None:
             raise Conflict("claim_gone", _("That request is no longer waiting."))
         if approve:
             Player.objects.filter(pk=claim.player_id).update(token=new_token(), handovers=F("handovers") + 1)
             # One phone gets the seat; anyone else asking for it is turned away.
-            waiting_claims(room.pk).filter(player_id=claim.player_id).exclude(pk=claim.pk).update(
+            Claim.objects.waiting(room.pk).filter(player_id=claim.player_id).exclude(pk=claim.pk).update(
                 status=Claim.Status.REFUSED)
         claim.status = Claim.Status.APPROVED if approve else Claim.Status.REFUSED
         claim.save(update_fields=["status"])
@@ -200,7 +194,7 @@ def changed(room: Room, game: Game | None = None) -> int:
         cursor.execute(f"UPDATE {Room._meta.db_table} SET version = version + 1 WHERE id = %s RETURNING version",
                        [room.pk])
         (version,) = cursor.fetchone()
-    ping(room.code, version, game)
+    notify.ping(room.code, version, game)
     return version
 
 
@@ -294,6 +288,7 @@ def start_game(room: Room, seed: int | None = None, deal: dict | None = None) ->
         _append(game, 0, events)
         game.save(update_fields=["next_seq"])
         changed(room)
+        notify.game_changed(game)   # the first step may be timed
     return game
 
 
@@ -348,9 +343,6 @@ def clock_move(game_id: int, version: int, move: dict) -> Game:
     """The game master's timed move (timers.py): ``submit`` at exactly ``version``, made only
     once the clock is due.  A timer armed before a pause and resume would fire early; it is
     refused with ``NotDue`` (the game as it is, to arm again) and changes nothing."""
-    from .tables import game_dict
-    from .timers import due_in
-
     with transaction.atomic():
         game = _running_game_by_id(game_id)
         if game.paused_at is None and game.version == version:
@@ -414,6 +406,7 @@ def _log_pause(room: Room, game: Game, kind: str) -> Game:
     db.update(game, ["paused_at", "clock_started", "next_seq"])
     game.room = room
     game.room_version = changed(room, game)
+    notify.game_changed(game)   # paused or resumed: a resumed clock is armed anew
     return game
 
 
@@ -453,6 +446,7 @@ def _apply(game: Game, seat: Actor, action: dict, expected_turn: int | None,
         game.status, game.outcome, game.finished = Game.Status.FINISHED, outcome.to_json(), timezone.now()
     db.update(game, ["state", "version", "next_seq", "status", "outcome", "finished", "clock_started"])
     game.room_version = changed(game.room, game)
+    notify.game_changed(game)   # a move may start a clock (a window to close, the next step's timer)
     return game
 
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from engines.base import EngineError, MalformedAction
 
-from . import db, services, timers
+from . import db, services
 from .models import Room
 from .presenters import FormError, error_message, presenter
 
@@ -54,7 +54,6 @@ def tap(room: Room, player_id: int, form) -> TapResult:
             return TapResult(exc.status, exc.message)
         except EngineError as exc:
             return refused(room.ruleset, exc)
-        timers.after_commit(game)   # the game master may owe it a move (a window to close)
         return TapResult(204, "", game.room_version)
 
 

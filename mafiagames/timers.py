@@ -8,25 +8,27 @@ version, so a move can never be made twice, by two processes or after a restart)
 the engine still lists it among the game master's legal moves (a Plot Thickens window closes
 only once everyone asked has answered, rules §A.3.3).
 
-Each process watches the games its own taps change (``observe``, handed the committed game by
-the writer) and, once as it starts, every running game (``start``/``resume``, asgi.py): a restart
+Each process watches the games its own taps change (``after_commit``: the writer tells it of
+every committed game change through notify.py, apps.py connects the two) and, once as it starts, every running game (``start``/``resume``, asgi.py): a restart
 or a crashed process only makes a step last a little longer, never stick — even if no screen
 ever connects to the process again.
-``CLOCK_SCALE`` (settings) shortens every clock for tests and demos.
+How far a clock has run is clock.py's arithmetic.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
-
-from django.conf import settings
 
 from engines import registry
-from engines.base import EngineError
+from engines.base import GAME_MASTER, EngineError
 
-from . import db
+from . import db, services
+from .clock import due_in, time_left
+from .fanout import HUB
+from .models import Game, game_dict
+
+__all__ = ["after_commit", "due_in", "observe", "resume", "start", "time_left"]
 
 log = logging.getLogger(__name__)
 
@@ -35,32 +37,11 @@ _resumed: set[asyncio.AbstractEventLoop] = set()
 
 
 def after_commit(game) -> None:
-    """From the writer thread, after a game changed: hand it to the event loop only if it has
-    a clock running (the game master may owe it a move) — not on every tap."""
-    from .fanout import HUB
-    from .tables import game_dict
-
+    """From the writer thread, after a game's change committed (notify.py): hand it to the
+    event loop only if it has a clock running (the game master may owe it a move) — not on
+    every tap."""
     if game.status == "running" and game.state.get("clock"):
         HUB.call_soon_threadsafe(observe, game_dict(game))
-
-
-def time_left(game: dict, now: float | None = None) -> float | None:
-    """Seconds the game's clock has left (≤ 0: due), None without a clock.  A paused clock
-    stands still: its time left is what it had when the host paused."""
-    clock = game["state"].get("clock") if game.get("status") == "running" else None
-    if not clock or game.get("clock_started") is None:
-        return None
-    if game.get("paused_at") is not None:
-        now = game["paused_at"]
-    elif now is None:
-        now = time.time()
-    return game["clock_started"] + clock["seconds"] * settings.CLOCK_SCALE - now
-
-
-def due_in(game: dict, now: float | None = None) -> float | None:
-    """Seconds until the game's clock is due (≤ 0: now), None without a running clock (none,
-    or the game is paused: nothing is due until it resumes)."""
-    return None if game.get("paused_at") is not None else time_left(game, now)
 
 
 def observe(game: dict) -> None:
@@ -71,16 +52,13 @@ def observe(game: dict) -> None:
     if delay is None or key in _armed:
         return
     move = game["state"]["clock"]["move"]
-    if move not in registry.get(game["ruleset"]).legal_actions(game["state"], None):
+    if move not in registry.get(game["ruleset"]).legal_actions(game["state"], GAME_MASTER):
         return   # not yet (someone still to answer): a later commit will bring it here again
     _armed.add(key)
     asyncio.get_running_loop().call_later(max(0.0, delay), lambda: asyncio.ensure_future(_move(key, move)))
 
 
 async def _move(key: tuple, action: dict) -> None:
-    from . import services
-    from .tables import game_dict
-
     game_id, version, _started = key
     try:
         game = await db.write(services.clock_move, game_id, version, action)
@@ -102,8 +80,6 @@ def start() -> None:
     """On the server's event loop as it starts (asgi.py), before any screen connects: pings and
     timed moves run on this loop from now on, and running games get what they are owed — a
     clock that fell due while the server was down is served now, not when a screen connects."""
-    from .fanout import HUB
-
     HUB.adopt(asyncio.get_running_loop())
     resume()
 
@@ -123,7 +99,4 @@ async def _resume() -> None:
 
 
 def _running_games() -> list[dict]:
-    from .models import Game
-    from .tables import game_dict
-
     return [game_dict(game) for game in Game.objects.running().exclude(clock_started=None)]

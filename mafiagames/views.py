@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from engines import registry
 from engines.base import PROXY, REMOVE_PLAYER, EngineError
 
-from . import addresses, db, limits, rendering, seating, services, taps, timers
+from . import addresses, db, limits, rendering, seating, services, taps
 from .models import ROOM_CODE_LENGTH, Room
 from .tables import load_table
 
@@ -274,7 +274,7 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
                 else:
                     services.move_player(room, player_id, -1 if command == "up" else 1)
             elif command == "start":
-                timers.after_commit(services.start_game(room))   # the first step may be timed
+                services.start_game(room)
             elif command == "abandon":
                 services.abandon_game(room)
             elif command in ("let_in", "refuse"):
@@ -289,17 +289,14 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
             elif command == "hide_code":
                 return HttpResponse("")
             elif command in ("proxy", "remove"):
-                game = services.host_for_seat(room, _for_seat(command, request.POST),
-                                              expected_turn=int(request.POST.get("turn", "")))
-                timers.after_commit(game)   # the vote may end a step that starts a clock
+                services.host_for_seat(room, _for_seat(command, request.POST),
+                                       expected_turn=int(request.POST.get("turn", "")))
             elif command == "pause":
                 services.pause_game(room)
             elif command == "resume":
-                timers.after_commit(services.resume_game(room))   # the clock goes on: arm it anew
+                services.resume_game(room)
             elif command == "move":
-                game = services.host_move(room, request.POST.get("move", ""),
-                                          expected_turn=int(request.POST.get("turn", "")))
-                timers.after_commit(game)   # a move may start a clock (the next discussion's timer, …)
+                services.host_move(room, request.POST.get("move", ""), expected_turn=int(request.POST.get("turn", "")))
             else:
                 return flash(_("Unknown command."), 400)
         except ValueError:

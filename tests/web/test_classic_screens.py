@@ -179,7 +179,6 @@ async def test_the_night_moves_on_by_itself_and_the_day_waits_for_the_host(setti
     settings.CLOCK_SCALE = 0.01   # 8 s steps take 80 ms
     room, players = await database_sync_to_async(room_with_players)(9)
     await database_sync_to_async(services.configure)(room, "mafia_pl", {"doctor": True})
-    game = await database_sync_to_async(services.start_game)(room, seed=3, deal={"roles": NINE})
     changed = asyncio.Event()
 
     class Screen:
@@ -190,12 +189,14 @@ async def test_the_night_moves_on_by_itself_and_the_day_waits_for_the_host(setti
         await until_phase(game.pk, changed, phase)
 
     async def tap(seat, action):
-        timers.after_commit(await database_sync_to_async(services.submit)(game.pk, seat, action))
+        # The writer hands every committed game to the game master's clock (notify.py): no
+        # caller arms a timer.
+        await database_sync_to_async(services.submit)(game.pk, seat, action)
 
     screen = Screen()
-    await HUB.register(room.code, screen)
+    await HUB.register(room.code, screen)   # this process's loop, as timers.start adopts it in the server
     try:
-        timers.after_commit(game)   # as the host's start does
+        game = await database_sync_to_async(services.start_game)(room, seed=3, deal={"roles": NINE})
         await asyncio.wait_for(until("agent"), 30)
         await tap(2, {"type": "check", "target": 0})
         await asyncio.wait_for(until("doctor"), 30)   # no tap: the doctor lets his deadline pass

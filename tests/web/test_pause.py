@@ -130,8 +130,7 @@ async def test_paused_across_a_restart_the_move_waits_for_resume_and_its_time_le
     screen = Screen()
     await HUB.register(room.code, screen)
     try:
-        resumed = await database_sync_to_async(services.resume_game)(room)
-        timers.after_commit(resumed)
+        resumed = await database_sync_to_async(services.resume_game)(room)   # the writer re-arms the clock
         await until(screen, lambda: version + 2 in screen.versions)   # the resume, then the close
         after = await database_sync_to_async(Game.objects.get)(pk=game.pk)
         assert after.state["phase"] == "team_selection" and after.version == game.version + 1

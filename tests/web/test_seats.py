@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from mafiagames import limits, rendering, seating, services, taps
-from mafiagames.models import Claim, Player, Room
+from mafiagames.models import CLAIM_WAIT, Claim, Player, Room
 from mafiagames.tables import load_table
 
 from .helpers import host_client, player_client, room_with_players, started_game
@@ -27,7 +27,7 @@ def ask(client: Client, room: Room, player: Player):
 
 
 def waiting(room: Room) -> list[Claim]:
-    return list(services.waiting_claims(room.pk))
+    return list(Claim.objects.waiting(room.pk))
 
 
 def fresh(player: Player) -> Player:
@@ -108,7 +108,7 @@ def test_a_seat_is_never_taken_without_the_hosts_approval():
         assert browser.get(f"/j/{room.code}/claim").status_code in (302, 403)
         assert browser.get(f"/p/{room.code}/")["Location"] == f"/j/{room.code}/"
     # A request the host never answered lapses, and cannot be approved then.
-    Claim.objects.filter(pk=claim.pk).update(created=timezone.now() - services.CLAIM_WAIT - timedelta(seconds=1))
+    Claim.objects.filter(pk=claim.pk).update(created=timezone.now() - CLAIM_WAIT - timedelta(seconds=1))
     assert host_client(room).post(f"/r/{room.code}/host", {"command": "let_in", "claim": claim.pk}).status_code == 409
     assert b"did not let you in" in new_phone.get(f"/j/{room.code}/claim").content
     assert fresh(players[0]).token == players[0].token and fresh(players[0]).handovers == 0
