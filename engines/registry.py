@@ -20,6 +20,12 @@ def registered(*rulesets: Ruleset) -> dict[str, Ruleset]:
 _RULESETS = registered(mafie.RULESET, classic.GRANNA, classic.MAFIA_PL, mrakoslapi.RULESET)
 
 
+def register(ruleset: Ruleset) -> None:
+    """Add a ruleset kept outside this package (a folder named in the web app's settings,
+    ``EXTRA_RULESETS``: docs/adding-a-ruleset.md), checked like the built-in ones."""
+    _RULESETS.update(registered(*_RULESETS.values(), ruleset))
+
+
 def get(slug: str) -> Ruleset:
     """The ruleset called ``slug``; KeyError for an unknown one."""
     return _RULESETS[slug]

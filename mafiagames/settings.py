@@ -65,6 +65,12 @@ INSTALLED_APPS = [
     "mafiagames",
 ]
 
+# Rulesets kept in a folder of their own, by package path, comma-separated (docs/adding-a-ruleset.md):
+# each package holds its engine's RULESET, a ``presenter`` module and ``templates/<slug>/``.  The
+# tests play a tiny one this way; the built-in rulesets need nothing here.
+EXTRA_RULESETS = [path for path in os.environ.get("EXTRA_RULESETS", "").split(",") if path.strip()]
+INSTALLED_APPS += EXTRA_RULESETS
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",

@@ -40,9 +40,20 @@ def check_presenter(module) -> None:
             raise TypeError(f"presenter {module.__name__} has no {name} (mafiagames/presenters/__init__.py)")
 
 
+# Presenters of rulesets kept in a folder of their own (settings.EXTRA_RULESETS, apps.py).
+_EXTRA: dict = {}
+
+
+def register(slug: str, module) -> None:
+    """The presenter of a ruleset kept outside this package, checked like the built-in ones."""
+    check_presenter(module)
+    _EXTRA[slug] = module
+    presenter.cache_clear()
+
+
 @functools.cache
 def presenter(slug: str):
-    module = import_module(f"mafiagames.presenters.{_MODULE_OF.get(slug, slug)}")
+    module = _EXTRA.get(slug) or import_module(f"mafiagames.presenters.{_MODULE_OF.get(slug, slug)}")
     check_presenter(module)
     return module
 

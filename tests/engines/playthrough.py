@@ -15,7 +15,6 @@ import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from engines import registry
 from engines.base import GAME_MASTER, HOST, Action, Event, Ruleset, State, movers
 
 MAX_STEPS = 5000    # any game of any ruleset must end well within this many actions
@@ -152,12 +151,12 @@ def checked_apply(ruleset: Ruleset, state: State, seat: int | None, action: Acti
 
 
 @lru_cache(maxsize=None)
-def _cached(slug: str, players: int, options: tuple, seed: int) -> Playthrough:
-    return random_playthrough(registry.get(slug), players, dict(options), seed)
+def _cached(ruleset: Ruleset, players: int, options: tuple, seed: int) -> Playthrough:
+    return random_playthrough(ruleset, players, dict(options), seed)
 
 
 def playthroughs(ruleset: Ruleset, options: dict, seeds=SEEDS) -> list[Playthrough]:
     """Random games of ``ruleset`` with ``options`` for every player count (memoised)."""
     key = tuple(sorted(options.items()))
-    return [_cached(ruleset.slug, players, key, seed)
+    return [_cached(ruleset, players, key, seed)
             for players in player_counts(ruleset) for seed in seeds]
