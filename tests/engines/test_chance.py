@@ -31,9 +31,9 @@ def test_each_draw_is_counted_recorded_and_leaves_its_record_as_it_was():
     assert len(rolled.value) == 2 and all(1 <= face <= 6 for face in rolled.value)
     assert rolled.chance["draws"] == 1
     assert rolled.event.kind == chance.CHANCE and rolled.event.audience == PUBLIC
-    assert rolled.event.data == {"draw": 0, "label": "move", "how": "roll", "result": rolled.value, "forced": False}
+    assert rolled.event.data == {"label": "move", "how": "roll", "result": rolled.value, "forced": False}
     picked = chance.pick(rolled.chance, "first", ["a", "b", "c"], why={"tied": 3})
-    assert picked.value in ("a", "b", "c") and picked.event.data["draw"] == 1 and picked.event.data["why"] == {"tied": 3}
+    assert picked.value in ("a", "b", "c") and picked.chance["draws"] == 2 and picked.event.data["why"] == {"tied": 3}
     dealt = chance.shuffle(picked.chance, "deal", [1, 2, 3, 4])
     assert sorted(dealt.value) == [1, 2, 3, 4] and dealt.event.audience == NOBODY and dealt.chance["draws"] == 3
     assert json.loads(json.dumps(dealt.chance)) == dealt.chance  # a record is JSON (it lives in a state)
@@ -57,7 +57,7 @@ def test_forced_outcomes_are_taken_in_order_by_label_and_checked():
     second = chance.roll(first.chance, "die", dice=2)
     third = chance.roll(second.chance, "die", dice=2)             # the queue is empty: drawn
     assert (first.value, second.value) == ([6, 6], [1, 2])
-    assert first.event.data["forced"] and not third.event.data["forced"] and third.event.data["draw"] == 2
+    assert first.event.data["forced"] and not third.event.data["forced"] and third.chance["draws"] == 3
     assert chance.shuffle(record, "deal", [1, 2, 3]).value == [3, 1, 2]
     assert chance.coin(record, "coin").value is False
     with pytest.raises(ValueError, match="deal"):
@@ -68,6 +68,14 @@ def test_forced_outcomes_are_taken_in_order_by_label_and_checked():
         chance.pick(chance.new(1, {"seven": ["x"]}), "seven", ["a", "b"])
     with pytest.raises(ValueError):
         chance.new(1, forced={"die": 6})
+
+
+def test_an_event_does_not_tell_how_many_draws_came_before_it():
+    """A public toss after secret draws must not count them (the mafia's lots, rules B.4)."""
+    after_secret_draws = chance.shuffle(chance.shuffle(chance.new(2), "deal", [1, 2]).chance, "lot", [3, 4]).chance
+    fresh = chance.new(2)
+    assert chance.coin(after_secret_draws, "coin").event.data.keys() == chance.coin(fresh, "coin").event.data.keys()
+    assert "draw" not in chance.coin(after_secret_draws, "coin").event.data
 
 
 def test_nothing_to_draw_from_is_refused():
