@@ -66,8 +66,9 @@ Our decisions where the rules leave room (rules PROPOSED items are followed unle
   *when* the step's players finished, never what they chose.
 * The GRANNA agent must check; if he lets the deadline pass there is simply no check.
 * The mafia's deadline: plurality of the picks made; a tie (or no pick at all) is drawn fairly
-  among the tied (among every target).  The draw's event goes to the mafiosi only: their
-  picks are private (rules B.4), so not even "the lot decided" is public.
+  among the tied (among every target).  The draw's event (the chance kit's, engines/chance.py)
+  goes to the mafiosi only: their picks are private (rules B.4), so not even "the lot decided"
+  is public.  The coin among the tied after the re-vote is a public draw of the same kit.
 * Small-game rule (R 6–7, GRANNA): the caught agent is out at dawn (cause
   ``small_rule_agent``), before the night's victim; under ``small_game_round1_mafia`` the
   mafia, waking after him, see his face-up token, so he is not among their targets.  He takes
@@ -105,15 +106,15 @@ import functools
 from itertools import combinations
 from typing import Any
 
+from engines import chance
 from engines.base import (
-    GAME_MASTER, HOST, NOBODY, PROXY, PUBLIC, REMOVE_PLAYER, Action, Engine, Event, IllegalAction, MalformedAction,
-    Outcome, Result, State, checked_options, handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
+    GAME_MASTER, HOST, NOBODY, PROXY, PUBLIC, REMOVE_PLAYER, Action, Audience, Engine, Event, IllegalAction,
+    MalformedAction, Outcome, Result, State, checked_options, handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
 )
 from engines.classic import night as night_rules
 from engines.classic import roles as R
 from engines.classic import votes as V
 from engines.classic.editions import EDITIONS, Edition
-from engines.rng import rng
 
 # --------------------------------------------------------------------------------------------
 # Phases
@@ -134,6 +135,10 @@ REMOVED = "removed"   # by the host, for cheating (rules B.2.3)
 TIMEOUT = {"type": "timeout"}
 END_DISCUSSION = {"type": "end_discussion"}
 END_DEFENCE = {"type": "end_defence"}
+
+# The chance kit's label of every draw among seats: the mafia's deadline lot and the coin among
+# the tied (one label, so a deal's ``coins`` force them in the order they happen).
+LOT = "lot"
 
 _FIXED_RULES = {slug: edition.rules({}) for slug, edition in EDITIONS.items()}
 
@@ -159,8 +164,8 @@ def _fresh_night(round_: int, players: int) -> dict:
     }
 
 
-def _initial_state(edition: Edition, players: int, options: dict, roles: list[str], seed: int,
-                   coins: list[int]) -> State:
+def _initial_state(edition: Edition, players: int, options: dict, roles: list[str],
+                   record: chance.Record) -> State:
     """The whole game as JSON types; seats index every per-seat list."""
     return {
         "ruleset": edition.slug,
@@ -188,9 +193,7 @@ def _initial_state(edition: Edition, players: int, options: dict, roles: list[st
         "narration": [],
         "outcome": None,
         "secret": {
-            "seed": seed,               # future draws depend on it: never shown
-            "draws": 0,                 # random draws made so far
-            "coins": list(coins),       # forced draw results (tests and replays), in order
+            "chance": record,           # the chance kit's record: future draws depend on it
             "roles": roles,             # the current card per seat (a wizard swap changes it)
             "met": [[] for _ in range(players)],    # mafiosi each seat has met at a meeting
             "checks": [],               # every agent check: {"round", "agent", "target", "role"}
@@ -216,9 +219,13 @@ def setup(edition: Edition, players: int, options: dict, seed: int,
     options = checked_options(edition.options, options, edition.title)
     rules = edition.rules(options)
     deal = _checked_deal(players, rules, deal or {})
-    roles = deal["roles"] if "roles" in deal else R.deal(players, rules, seed)
-    state = _initial_state(edition, players, options, roles, seed, deal.get("coins", []))
-    events = [Event("roles_dealt", {"roles": list(roles)}, NOBODY)]
+    # A forced deal is what the chance kit draws instead (engines/chance.py): the roles are the
+    # shuffle's outcome, the coins the outcomes of the draws of lots, in order.
+    dealt = R.deal(chance.new(seed, {R.DEAL: [deal["roles"]] if "roles" in deal else [],
+                                     LOT: deal.get("coins", [])}), players, rules)
+    roles = dealt.value
+    state = _initial_state(edition, players, options, roles, dealt.chance)
+    events = [dealt.event, Event("roles_dealt", {"roles": list(roles)}, NOBODY)]
     events += [_role_event(state, seat) for seat in range(players)]
     _say(state, "setup", roles=dict(state["role_counts"]), small_game=_small_game(state),
          large_game=_large_game(state))
@@ -228,7 +235,7 @@ def setup(edition: Edition, players: int, options: dict, seed: int,
 
 def _checked_deal(players: int, rules: dict, deal: dict) -> dict:
     """Validate a forced secret setup for tests and replays: ``roles`` per seat, ``coins``
-    (the seats the coin and every other random draw return, in order, instead of the RNG)."""
+    (the seats the coin and every other draw of lots return, in order, instead of drawing)."""
     if not isinstance(deal, dict) or set(deal) - {"roles", "coins"}:
         raise ValueError("deal may only force 'roles' and 'coins'")
     if "roles" in deal:
@@ -346,17 +353,14 @@ def _night(state: State, **changes: Any) -> None:
     _secret(state, night={**state["secret"]["night"], **changes})
 
 
-def _draw(state: State, candidates: list[int], label: str) -> int:
-    """A fair draw among ``candidates`` (rules §0: one seeded RNG; ``coins`` force it)."""
-    secret = state["secret"]
-    if secret["coins"]:
-        seat, coins = secret["coins"][0], secret["coins"][1:]
-        if seat not in candidates:
-            raise ValueError(f"the forced coin {seat} is not among {candidates}")
-    else:
-        seat, coins = rng(secret["seed"], f"{label}:{secret['draws']}").choice(sorted(candidates)), []
-    _secret(state, coins=coins, draws=secret["draws"] + 1)
-    return seat
+def _draw_lots(state: State, events: list[Event], candidates: list[int], why: str,
+               audience: Audience) -> int:
+    """A fair draw among ``candidates`` (rules §0), the chance kit's (engines/chance.py): its
+    event goes to ``audience``; a deal's ``coins`` force it."""
+    drawn = chance.pick(state["secret"]["chance"], LOT, sorted(candidates), audience=audience, why=why)
+    _secret(state, chance=drawn.chance)
+    events.append(drawn.event)
+    return drawn.value
 
 
 # --------------------------------------------------------------------------------------------
@@ -475,7 +479,7 @@ def _settle_victim(state: State, events: list[Event]) -> None:
     else:
         victim, how, candidates = night_rules.deadline_victim(
             tonight["picks"], mafiosi, _mafia_targets(state),
-            lambda among: _draw(state, among, "victim"))
+            lambda among: _draw_lots(state, events, among, "victim", mafiosi))
         events.append(Event("victim_chosen", {"how": how, "candidates": candidates,
                                               "victim": victim}, mafiosi))
     _night(state, victim=victim)
@@ -703,7 +707,7 @@ def _after_re_vote(state: State, events: list[Event], counts: list[int]) -> None
         # "В випадку, коли ніхто не змінює свою думку … кинути монету" (rules B.2.2: one
         # re-vote, then the coin among the tied)
         state["tied"] = tied
-        seat = _draw(state, tied, "coin")
+        seat = _draw_lots(state, events, tied, "coin", PUBLIC)
         state["coin"] = {"among": list(tied), "seat": seat}
         events.append(Event("coin", {"among": list(tied), "seat": seat}))
         _say(state, "coin", seats=list(tied), seat=seat)
