@@ -109,7 +109,8 @@ from typing import Any
 from engines import chance
 from engines.base import (
     GAME_MASTER, HOST, NOBODY, PROXY, PUBLIC, REMOVE_PLAYER, Action, Audience, Engine, Event, IllegalAction,
-    MalformedAction, Outcome, Result, State, checked_options, handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
+    MalformedAction, Outcome, Result, State, checked_options, handler_for, host_for, next_turn, parse_proxy,
+    parse_removal, proxied, proxy_moves, say, start_clock, stop_clock, working_copy,
 )
 from engines.classic import night as night_rules
 from engines.classic import roles as R
@@ -227,7 +228,7 @@ def setup(edition: Edition, players: int, options: dict, seed: int,
     state = _initial_state(edition, players, options, roles, dealt.chance)
     events = [dealt.event, Event("roles_dealt", {"roles": list(roles)}, NOBODY)]
     events += [_role_event(state, seat) for seat in range(players)]
-    _say(state, "setup", roles=dict(state["role_counts"]), small_game=_small_game(state),
+    say(state, "setup", roles=dict(state["role_counts"]), small_game=_small_game(state),
          large_game=_large_game(state))
     _begin_night(state, events)
     return Result(state, events)
@@ -321,28 +322,12 @@ def _large_game(state: State) -> bool:
     return _rule(state, "large_game_rule") and state["players"] in R.LARGE_GAME_PLAYERS
 
 
-def _say(state: State, code: str, **params: Any) -> None:
-    """Add a public narration line (rules B.4, C.4) to the current step."""
-    state["narration"] = state["narration"] + [{"code": code, "params": params}]
-
-
-def _next_turn(state: State, phase: str) -> None:
-    state["phase"] = phase
-    state["turn"] += 1
-
-
-def _start_clock(state: State, seconds: int, move: Action) -> None:
-    """A new timed step: the game master makes ``move`` ``seconds`` after it starts."""
-    state["clock_count"] += 1
-    state["clock"] = {"id": state["clock_count"], "seconds": seconds, "move": dict(move)}
-
-
 def _discussion_clock(state: State) -> None:
     minutes = _rule(state, "discussion_minutes")
     if minutes == "off":
-        state["clock"] = None
+        stop_clock(state)
     else:
-        _start_clock(state, int(minutes) * 60, END_DISCUSSION)
+        start_clock(state, int(minutes) * 60, END_DISCUSSION)
 
 
 def _secret(state: State, **changes: Any) -> None:
@@ -393,7 +378,7 @@ def _begin_night(state: State, events: list[Event]) -> None:
     _secret(state, night=_fresh_night(state["round"], state["players"]))
     events.append(Event("night_started", {"round": state["round"],
                                           "steps": list(state["night_steps"])}))
-    _say(state, "night", round=state["round"])
+    say(state, "night", round=state["round"])
     _begin_night_step(state, events, 0)
 
 
@@ -405,12 +390,12 @@ def _begin_night_step(state: State, events: list[Event], index: int) -> None:
     step = steps[index]
     if index > 0:
         state["narration"] = []
-    _next_turn(state, step)
+    next_turn(state, step)
     state["night_step"], state["step_done"] = step, False
-    _start_clock(state, int(_rule(state, "deadline_seconds")), TIMEOUT)
+    start_clock(state, int(_rule(state, "deadline_seconds")), TIMEOUT)
     if step == MAFIA_STEP:
         _mafia_meeting(state, events)
-    _say(state, f"{step}_step")
+    say(state, f"{step}_step")
 
 
 def _mafia_meeting(state: State, events: list[Event]) -> None:
@@ -492,11 +477,12 @@ def _settle_victim(state: State, events: list[Event]) -> None:
 def _dawn(state: State, events: list[Event]) -> None:
     """Everyone opens their eyes: the spell, the caught agent, the victim — in that order."""
     state["narration"] = []
-    state["night_step"], state["step_done"], state["clock"] = None, False, None
+    state["night_step"], state["step_done"] = None, False
+    stop_clock(state)
     tonight = state["secret"]["night"]
     state["dawn"] = {"round": state["round"], "spell": False, "deaths": [], "saved": None}
     events.append(Event("dawn", {"round": state["round"]}))
-    _say(state, "dawn", round=state["round"])
+    say(state, "dawn", round=state["round"])
     if tonight["swap"] is not None:
         _carry_out_swap(state, events)
     if tonight["caught"] is not None:
@@ -512,12 +498,12 @@ def _dawn(state: State, events: list[Event]) -> None:
         events.append(Event("saved", {"seat": victim}, PUBLIC if announce else NOBODY))
         if announce:
             state["dawn"] = {**state["dawn"], "saved": victim}
-            _say(state, "saved", seat=victim)
+            say(state, "saved", seat=victim)
     if doomed is not None:
         _night_victim_named(state, events, doomed)
         return
     if not state["dawn"]["deaths"]:
-        _say(state, "nobody_died")
+        say(state, "nobody_died")
     _begin_discussion(state, events)
 
 
@@ -548,7 +534,7 @@ def _eliminate(state: State, events: list[Event], seat: int, cause: str, line: s
         state["dawn"] = {**state["dawn"], "deaths": state["dawn"]["deaths"] + [death]}
     events.append(Event("eliminated", {"seat": seat, "role": role, "cause": cause,
                                        "round": state["round"]}))
-    _say(state, line, seat=seat, role=role, **params)
+    say(state, line, seat=seat, role=role, **params)
     return _win_check(state, events)
 
 
@@ -559,12 +545,12 @@ def _win_check(state: State, events: list[Event]) -> bool:
     teams = {R.team(roles[seat]) for seat in _living(state)}
     if R.MAFIA not in teams:
         # "Гра закінчується тоді, коли будуть «вбиті» … всі Мафіозі"
-        _say(state, "police_win")
+        say(state, "police_win")
         _end_game(state, events, R.POLICE, "mafia_eliminated")
         return True
     if R.POLICE not in teams:
         # "… всі Полісмени (разом з Агентом)" / "wszystkich policjantów (również agenta)"
-        _say(state, "mafia_win")
+        say(state, "mafia_win")
         _end_game(state, events, R.MAFIA, "police_eliminated")
         return True
     return False
@@ -585,7 +571,7 @@ def _carry_out_swap(state: State, events: list[Event]) -> None:
     events.append(Event("swap_carried_out", dict(record), NOBODY))
     events.append(Event("spell_cast", {"round": state["round"]}))
     events += [_role_event(state, first), _role_event(state, second)]
-    _say(state, "spell_cast")
+    say(state, "spell_cast")
 
 
 # --------------------------------------------------------------------------------------------
@@ -608,16 +594,17 @@ def _offer_last_shot(state: State, events: list[Event], shooter: int, cause: str
     kind = _shot_kind(state, cause)
     if kind is None:
         return False
-    _next_turn(state, LAST_SHOT)
+    next_turn(state, LAST_SHOT)
     state["last_shot"] = {"shooter": shooter, "optional": kind == "optional", "then": then}
-    _start_clock(state, int(_rule(state, "deadline_seconds")), TIMEOUT)
+    start_clock(state, int(_rule(state, "deadline_seconds")), TIMEOUT)
     events.append(Event("last_shot_offered", {"shooter": shooter, "optional": kind == "optional"}))
-    _say(state, "last_shot", seat=shooter, optional=kind == "optional")
+    say(state, "last_shot", seat=shooter, optional=kind == "optional")
     return True
 
 
 def _after_last_shot(state: State, events: list[Event], then: str) -> None:
-    state["last_shot"], state["clock"] = None, None
+    state["last_shot"] = None
+    stop_clock(state)
     if then == DISCUSSION:
         _begin_discussion(state, events)
     else:
@@ -629,18 +616,18 @@ def _after_last_shot(state: State, events: list[Event], then: str) -> None:
 # --------------------------------------------------------------------------------------------
 
 def _begin_discussion(state: State, events: list[Event]) -> None:
-    _next_turn(state, DISCUSSION)
+    next_turn(state, DISCUSSION)
     _discussion_clock(state)
-    _say(state, "discussion", round=state["round"])
+    say(state, "discussion", round=state["round"])
 
 
 def _begin_vote(state: State, events: list[Event], kind: str, ballot: list[int]) -> None:
     """Every living player names one player on the ballot; secret until the last vote."""
-    _next_turn(state, kind)
-    state["clock"] = None
+    next_turn(state, kind)
+    stop_clock(state)
     state["vote"] = {"kind": kind, "ballot": sorted(ballot), "voted": []}
     _secret(state, ballots=[None] * state["players"], double=None)
-    _say(state, kind, ballot=sorted(ballot))
+    say(state, kind, ballot=sorted(ballot))
 
 
 def _reveal_votes(state: State, events: list[Event]) -> None:
@@ -655,10 +642,10 @@ def _reveal_votes(state: State, events: list[Event]) -> None:
     state["last_vote"] = record
     state["narration"] = []
     events.append(Event("votes_revealed", _vote_view(record, players)))
-    _say(state, "votes_revealed", kind=record["kind"])
+    say(state, "votes_revealed", kind=record["kind"])
     if double is not None:
         state["judge_used"] = True
-        _say(state, "judge_double", seat=double)
+        say(state, "judge_double", seat=double)
     if record["kind"] == VOTE:
         _after_first_vote(state, events, counts)
     elif record["kind"] == FINAL_VOTE:
@@ -670,7 +657,7 @@ def _reveal_votes(state: State, events: list[Event]) -> None:
 def _tie(state: State, tied: list[int]) -> None:
     """Several players share the most votes: they are the next ballot (rules B.2.2, B.3.3 3.)."""
     state["tied"] = tied
-    _say(state, "tie", seats=list(tied))
+    say(state, "tie", seats=list(tied))
 
 
 def _after_first_vote(state: State, events: list[Event], counts: list[int]) -> None:
@@ -686,8 +673,8 @@ def _after_first_vote(state: State, events: list[Event], counts: list[int]) -> N
         return
     state["finalists"] = V.finalists(counts)
     events.append(Event("finalists", {"seats": list(state["finalists"])}))
-    _say(state, "finalists", seats=list(state["finalists"]))
-    _next_turn(state, DEFENCE)
+    say(state, "finalists", seats=list(state["finalists"]))
+    next_turn(state, DEFENCE)
 
 
 def _after_final_vote(state: State, events: list[Event], counts: list[int]) -> None:
@@ -697,7 +684,7 @@ def _after_final_vote(state: State, events: list[Event], counts: list[int]) -> N
         return
     # "починається нова дискусія, до моменту, коли хтось з гравців не змінить свою думку"
     _tie(state, tied)
-    _next_turn(state, RE_DISCUSSION)
+    next_turn(state, RE_DISCUSSION)
     _discussion_clock(state)
 
 
@@ -710,7 +697,7 @@ def _after_re_vote(state: State, events: list[Event], counts: list[int]) -> None
         seat = _draw_lots(state, events, tied, "coin", PUBLIC)
         state["coin"] = {"among": list(tied), "seat": seat}
         events.append(Event("coin", {"among": list(tied), "seat": seat}))
-        _say(state, "coin", seats=list(tied), seat=seat)
+        say(state, "coin", seats=list(tied), seat=seat)
     _lynch_victim_named(state, events, seat)
 
 
@@ -741,8 +728,9 @@ def _end_day(state: State, events: list[Event]) -> None:
 
 def _end_game(state: State, events: list[Event], winner: str, reason: str) -> None:
     """GAME_OVER: the team with players left wins, its eliminated members too (rules B.2.4)."""
-    _next_turn(state, GAME_OVER)
-    state["clock"], state["night_step"], state["last_shot"], state["vote"] = None, None, None, None
+    next_turn(state, GAME_OVER)
+    stop_clock(state)
+    state["night_step"], state["last_shot"], state["vote"] = None, None, None
     roles = state["secret"]["roles"]
     winners = [seat for seat, role in enumerate(roles) if R.team(role) == winner]
     state["outcome"] = {"winner": winner, "reason": reason, "winners": winners}
@@ -757,6 +745,8 @@ def outcome(state: State) -> Outcome | None:
 # --------------------------------------------------------------------------------------------
 # Actions
 # --------------------------------------------------------------------------------------------
+# Each handler changes the state it is given: ``apply`` hands it a working copy (engines/base.py,
+# ``working_copy``), so the caller's state never changes and a refusal leaves nothing behind.
 
 def _expect_phase(state: State, *phases: str) -> None:
     if state["phase"] not in phases:
@@ -794,15 +784,14 @@ def check(state: State, seat: int | None, action: Action) -> Result:
     # police roles as policemen (rules C-Q6).
     seen = role if _rule(state, "agent_sees") == "card" or role == R.MAFIOSO else R.POLICEMAN
     record = {"round": state["round"], "agent": seat, "target": target, "role": seen}
-    new = dict(state)
-    _secret(new, checks=state["secret"]["checks"] + [record])
+    _secret(state, checks=state["secret"]["checks"] + [record])
     caught = _small_game(state) and role == R.MAFIOSO
     # Small-game rule: "Якщо трапиться, що Агент побачить Мафіозі, тоді Агента «вбито»".
-    _night(new, check={"agent": seat, "target": target, "role": seen},
+    _night(state, check={"agent": seat, "target": target, "role": seen},
            caught=seat if caught else None)
     events = [Event("checked", {**record, "caught": caught}, [seat])]
-    _step_done(new)
-    return Result(new, events)
+    _step_done(state)
+    return Result(state, events)
 
 
 def skip_check(state: State, seat: int | None, action: Action) -> Result:
@@ -819,18 +808,16 @@ def heal(state: State, seat: int | None, action: Action) -> Result:
     self_seat = None if _rule(state, "doctor_self_heal") else seat
     target = _checked_target(state, action["target"], self_seat, "no_self_heal")
     record = {"round": state["round"], "doctor": seat, "target": target}
-    new = dict(state)
-    _secret(new, heals=state["secret"]["heals"] + [record])
-    _night(new, heal={"doctor": seat, "target": target})
-    _step_done(new)
-    return Result(new, [Event("healed", record, [seat])])
+    _secret(state, heals=state["secret"]["heals"] + [record])
+    _night(state, heal={"doctor": seat, "target": target})
+    _step_done(state)
+    return Result(state, [Event("healed", record, [seat])])
 
 
 def _pass(state: State, seat: int, kind: str) -> Result:
     """The step's player (checked by the caller) does nothing tonight; only he is told."""
-    new = dict(state)
-    _step_done(new)
-    return Result(new, [Event(kind, {"round": state["round"]}, [seat])])
+    _step_done(state)
+    return Result(state, [Event(kind, {"round": state["round"]}, [seat])])
 
 
 def skip_heal(state: State, seat: int | None, action: Action) -> Result:
@@ -849,16 +836,15 @@ def pick_victim(state: State, seat: int | None, action: Action) -> Result:
     mafiosi = _mafiosi(state)
     picks = list(state["secret"]["night"]["picks"])
     picks[seat] = target
-    new = dict(state)
-    _night(new, picks=picks)
+    _night(state, picks=picks)
     events = [Event("picked", {"seat": seat, "target": target}, mafiosi)]
     agreed = night_rules.unanimous(picks, mafiosi)
     if agreed is not None:
-        _night(new, locked=agreed)
+        _night(state, locked=agreed)
         events.append(Event("victim_chosen", {"how": night_rules.UNANIMOUS,
                                               "candidates": [agreed], "victim": agreed}, mafiosi))
-        _step_done(new)
-    return Result(new, events)
+        _step_done(state)
+    return Result(state, events)
 
 
 def cast_swap(state: State, seat: int | None, action: Action) -> Result:
@@ -871,11 +857,10 @@ def cast_swap(state: State, seat: int | None, action: Action) -> Result:
         raise IllegalAction("same_target", "Pick two different players")
     if _doomed(state) in (first, second):
         raise IllegalAction("target_dead", "Pick a player still in the game")
-    new = dict(state)
     swap = {"wizard": seat, "targets": sorted([first, second])}
-    _night(new, swap=swap)
-    _step_done(new)
-    return Result(new, [Event("swap_cast", {"round": state["round"], **swap}, [seat])])
+    _night(state, swap=swap)
+    _step_done(state)
+    return Result(state, [Event("swap_cast", {"round": state["round"], **swap}, [seat])])
 
 
 def skip_swap(state: State, seat: int | None, action: Action) -> Result:
@@ -908,13 +893,12 @@ def vote(state: State, seat: int | None, action: Action) -> Result:
             raise IllegalAction("judge_used", "The judge's double vote is spent")
     ballots = list(ballots)
     ballots[seat] = target
-    new = dict(state)
-    _secret(new, ballots=ballots, double=seat if double else state["secret"]["double"])
-    new["vote"] = {**state["vote"], "voted": sorted(state["vote"]["voted"] + [seat])}
+    _secret(state, ballots=ballots, double=seat if double else state["secret"]["double"])
+    state["vote"] = {**state["vote"], "voted": sorted(state["vote"]["voted"] + [seat])}
     events = [Event("vote_cast", {"seat": seat})]
     if all(ballots[voter] is not None for voter in _living(state)):
-        _reveal_votes(new, events)
-    return Result(new, events)
+        _reveal_votes(state, events)
+    return Result(state, events)
 
 
 def _expect_shooter(state: State, seat: int | None) -> dict:
@@ -930,24 +914,22 @@ def last_shot(state: State, seat: int | None, action: Action) -> Result:
     """The eliminated shooter points at any living player, who is out at once (B.3.2)."""
     shot = _expect_shooter(state, seat)
     target = _checked_target(state, action["target"])
-    new = dict(state)
     events = [Event("shot", {"shooter": seat, "target": target})]
-    if _eliminate(new, events, target, SHOT, "shot", at_dawn=shot["then"] == DISCUSSION,
+    if _eliminate(state, events, target, SHOT, "shot", at_dawn=shot["then"] == DISCUSSION,
                   shooter=seat):
-        return Result(new, events)
-    _after_last_shot(new, events, shot["then"])
-    return Result(new, events)
+        return Result(state, events)
+    _after_last_shot(state, events, shot["then"])
+    return Result(state, events)
 
 
 def skip_last_shot(state: State, seat: int | None, action: Action) -> Result:
     shot = _expect_shooter(state, seat)
     if not shot["optional"]:
         raise IllegalAction("shot_required", "Take your last shot")
-    new = dict(state)
     events = [Event("shot_skipped", {"shooter": seat})]
-    _say(new, "no_shot", shooter=seat)
-    _after_last_shot(new, events, shot["then"])
-    return Result(new, events)
+    say(state, "no_shot", shooter=seat)
+    _after_last_shot(state, events, shot["then"])
+    return Result(state, events)
 
 
 def timeout(state: State, seat: int | None, action: Action) -> Result:
@@ -955,47 +937,44 @@ def timeout(state: State, seat: int | None, action: Action) -> Result:
     _expect_host(seat)
     if state["clock"] is None or state["clock"]["move"] != TIMEOUT:
         raise IllegalAction("no_clock", "Nothing is timed now")
-    new = dict(state)
     events: list[Event] = []
     if state["phase"] == LAST_SHOT:
         shooter = state["last_shot"]["shooter"]
         events.append(Event("shot_skipped", {"shooter": shooter}))
-        _say(new, "no_shot", shooter=shooter)
-        _after_last_shot(new, events, state["last_shot"]["then"])
+        say(state, "no_shot", shooter=shooter)
+        _after_last_shot(state, events, state["last_shot"]["then"])
     else:
-        _end_night_step(new, events)
-    return Result(new, events)
+        _end_night_step(state, events)
+    return Result(state, events)
 
 
 def end_discussion(state: State, seat: int | None, action: Action) -> Result:
     """The host (or the discussion clock) ends the talk: the vote begins."""
     _expect_host(seat)
     _expect_phase(state, DISCUSSION, RE_DISCUSSION)
-    new = dict(state)
-    new["narration"] = []
+    state["narration"] = []
     events = [Event("discussion_ended", {"round": state["round"]})]
     if state["phase"] == DISCUSSION:
-        _begin_vote(new, events, VOTE, _living(state))
+        _begin_vote(state, events, VOTE, _living(state))
     else:
-        _begin_vote(new, events, RE_VOTE, state["tied"])
-    return Result(new, events)
+        _begin_vote(state, events, RE_VOTE, state["tied"])
+    return Result(state, events)
 
 
 def end_defence(state: State, seat: int | None, action: Action) -> Result:
     """The host ends the finalists' speeches: the final vote (a lone finalist is out)."""
     _expect_host(seat)
     _expect_phase(state, DEFENCE)
-    new = dict(state)
-    new["narration"] = []
+    state["narration"] = []
     events = [Event("defence_ended", {"round": state["round"]})]
     finalists = state["finalists"]
     if len(finalists) == 1:
-        _lynch_victim_named(new, events, finalists[0])      # rules B.2.1, 3.
+        _lynch_victim_named(state, events, finalists[0])      # rules B.2.1, 3.
     elif _rule(state, "arrest_scope") == "anyone":
-        _begin_vote(new, events, FINAL_VOTE, _living(state))
+        _begin_vote(state, events, FINAL_VOTE, _living(state))
     else:
-        _begin_vote(new, events, FINAL_VOTE, finalists)
-    return Result(new, events)
+        _begin_vote(state, events, FINAL_VOTE, finalists)
+    return Result(state, events)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1014,10 +993,9 @@ def proxy(state: State, seat: int | None, action: Action) -> Result:
     """The host votes for a player (operational, not a rule): exactly a vote that player may
     cast now; like his own, it stays secret until the last vote is in."""
     target, inner = proxied(state, seat, action, legal_actions, _public_choice)
-    new = dict(state)
-    _say(new, "proxy_vote", seat=target)
-    new, events = vote(new, target, inner)
-    return Result(new, [Event("proxied", {"seat": target, "type": inner["type"]}), *events])
+    say(state, "proxy_vote", seat=target)
+    state, events = vote(state, target, inner)
+    return Result(state, [Event("proxied", {"seat": target, "type": inner["type"]}), *events])
 
 
 def host_proxy_moves(state: State) -> dict[int, list[Action]]:
@@ -1040,27 +1018,26 @@ def remove_player(state: State, seat: int | None, action: Action) -> Result:
     target = host_for(state, seat, action)
     if not _alive(state, target):
         raise IllegalAction("target_dead", "Pick a player still in the game")
-    new = dict(state)
     events: list[Event] = []
-    if _eliminate(new, events, target, REMOVED, "removed"):
-        return Result(new, events)
+    if _eliminate(state, events, target, REMOVED, "removed"):
+        return Result(state, events)
     phase = state["phase"]
     if phase in NIGHT_STEPS:
-        _void_at_night(new, target)
+        _void_at_night(state, target)
     elif phase in VOTES:
         # Votes stay secret until the last one (rules §0): a vote for or by the removed player
         # cannot be taken back alone without showing whose it was, so the vote starts afresh.
         ballot = [other for other in state["vote"]["ballot"] if other != target]
-        _begin_vote(new, events, state["vote"]["kind"], ballot)
+        _begin_vote(state, events, state["vote"]["kind"], ballot)
     elif phase in (DEFENCE, RE_DISCUSSION):
-        new["finalists"] = [other for other in state["finalists"] if other != target]
-        new["tied"] = [other for other in state["tied"] if other != target]
-        if not new["finalists" if phase == DEFENCE else "tied"]:
-            _end_day(new, events)       # nobody left to vote on today
+        state["finalists"] = [other for other in state["finalists"] if other != target]
+        state["tied"] = [other for other in state["tied"] if other != target]
+        if not state["finalists" if phase == DEFENCE else "tied"]:
+            _end_day(state, events)       # nobody left to vote on today
     elif phase == LAST_SHOT and state["last_shot"]["shooter"] == target:
         events.append(Event("shot_skipped", {"shooter": target}))
-        _after_last_shot(new, events, state["last_shot"]["then"])
-    return Result(new, events)
+        _after_last_shot(state, events, state["last_shot"]["then"])
+    return Result(state, events)
 
 
 def _void_at_night(state: State, seat: int) -> None:
@@ -1153,7 +1130,7 @@ def apply(state: State, seat: int | str | None, action: Action) -> Result:
     if type(seat) is int and action["type"] not in _HOST_ACTIONS and not _alive(state, seat) \
             and action["type"] not in ("last_shot", "skip_last_shot"):
         raise IllegalAction("dead", "The eliminated stay silent")
-    return handler(state, seat, action)
+    return handler(working_copy(state), seat, action)
 
 
 # --------------------------------------------------------------------------------------------
