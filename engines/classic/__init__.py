@@ -1,7 +1,9 @@
 """Classic Mafia: GRANNA "Мафія" (``granna``) and the Polish "Mafia – zasady gry" (``mafia_pl``).
 
-One engine (``engine.py``) with two presets (``editions.py``); pure tables in ``roles.py``,
-``votes.py`` and ``night.py``.  Rules: ``docs/rules/classic-mafia.md`` §B, §C.
+One engine (``engine.py``, split by rulebook chapter: ``table.py``, ``setup.py``,
+``night_steps.py``, ``day.py``, ``host.py``, ``moves.py``, ``views.py``) with two presets
+(``editions.py``); pure tables in ``roles.py``, ``votes.py`` and ``night.py``.  Rules:
+``docs/rules/classic-mafia.md`` §B, §C.
 """
 
 from engines.classic.editions import GRANNA as _GRANNA_SLUG

@@ -7,7 +7,8 @@ Pure tables and functions; ``engine.py`` keeps the game.  "rules B.1" means
 
 from __future__ import annotations
 
-from engines.rng import rng
+from engines import chance
+from engines.base import NOBODY
 
 MAFIOSO, AGENT, POLICEMAN = "mafioso", "agent", "policeman"
 DOCTOR, WIZARD, JUDGE = "doctor", "wizard", "judge"      # Polish extra roles (rules C.3)
@@ -61,8 +62,10 @@ def role_list(players: int, rules: dict) -> list[str]:
     return [role for role, count in role_counts(players, rules).items() for _ in range(count)]
 
 
-def deal(players: int, rules: dict, seed: int) -> list[str]:
-    """Shuffle the tokens and hand one to each seat (GRANNA "тасує і довільно розподіляє")."""
-    tokens = role_list(players, rules)
-    rng(seed, "deal").shuffle(tokens)
-    return tokens
+DEAL = "deal"      # the chance kit's label of the shuffle (engines/chance.py)
+
+
+def deal(record: chance.Record, players: int, rules: dict) -> chance.Draw:
+    """Shuffle the tokens and hand one to each seat (GRANNA "тасує і довільно розподіляє"): a
+    draw of the chance kit, the game master's alone (nobody sees the shuffled box)."""
+    return chance.shuffle(record, DEAL, role_list(players, rules), audience=NOBODY)

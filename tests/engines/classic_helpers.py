@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from engines import registry
+from engines import chance, registry
 from engines.base import HOST, EngineError, Event, resolve_options
 
 M, A, P = "mafioso", "agent", "policeman"
@@ -35,6 +35,11 @@ def kinds(events: list[Event]) -> list[str]:
 def only(events: list[Event], kind: str) -> Event:
     [event] = [event for event in events if event.kind == kind]
     return event
+
+
+def lots(events: list[Event]) -> list[dict]:
+    """The draws of lots among seats (the mafia's deadline lot, the coin) the events record."""
+    return [data for data in chance.draws(events) if data["label"] == "lot"]
 
 
 def narration(state) -> list[tuple[str, dict]]:
@@ -88,6 +93,11 @@ class Table:
     @property
     def roles(self) -> list[str]:
         return self.state["secret"]["roles"]
+
+    @property
+    def coins_left(self) -> list[int]:
+        """The forced coins (``deal``) no draw has taken yet."""
+        return self.state["secret"]["chance"]["forced"].get("lot", [])
 
     @property
     def living(self) -> list[int]:

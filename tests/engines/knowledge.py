@@ -202,7 +202,8 @@ def classic_variants(state: State, viewer: int | None, rng: random.Random) -> li
         rng.shuffle(shuffled)
         for seat, role in zip(hidden, shuffled):
             roles[seat] = role
-        varied = {**secret, "roles": roles, "seed": rng.randrange(10**6)}
+        # the chance record's seed: the future draws (the lots, the coin) are the game master's
+        varied = {**secret, "roles": roles, "chance": {**secret["chance"], "seed": rng.randrange(10**6)}}
         if vote is not None:
             ballots = [None if target is None else rng.choice(choices[voter])
                        for voter, target in enumerate(secret["ballots"])]
@@ -252,9 +253,14 @@ def classic_event_problem(event: Event, state: State) -> str | None:
     def ever(seat: int, role: str) -> bool:
         return role in (roles[seat], dealt[seat])
 
+    # The chance kit's draws (engines/chance.py): the deal is nobody's, the coin among the tied
+    # public, the mafia's deadline lot the mafiosi's.
+    lot = event.kind == "chance" and event.data["label"] == "lot"
     if event.audience == NOBODY:
         return None
     if event.audience == PUBLIC:
+        if event.kind == "chance" and not (lot and event.data["why"] == "coin"):
+            return f"the draw {event.data} is public"
         if event.kind in CLASSIC_PRIVATE | {"roles_dealt", "swap_carried_out"}:
             return f"secret event {event.kind} is public"
         if "roles" in event.data and event.kind != "game_over":
@@ -262,7 +268,7 @@ def classic_event_problem(event: Event, state: State) -> str | None:
         if event.kind == "saved" and not state["options"].get("announce_saved", False):
             return "the doctor's save is public without announce_saved"
         return None
-    if event.kind in ("mafia_meeting", "picked", "victim_chosen"):
+    if event.kind in ("mafia_meeting", "picked", "victim_chosen") or (lot and event.data["why"] == "victim"):
         outsiders = [seat for seat in event.audience if not ever(seat, "mafioso")]
         return f"mafia event {event.kind} reaches {outsiders}" if outsiders else None
     if event.kind not in CLASSIC_PRIVATE or len(event.audience) != 1:
@@ -487,12 +493,12 @@ KNOWLEDGE = {
         event_problem=mafie_event_problem,
     ),
     "granna": Knowledge(
-        secret_keys=frozenset({"secret", "ballots", "met", "seed", "coins", "draws"}),
+        secret_keys=frozenset({"secret", "ballots", "met", "chance", "seed", "draws", "forced"}),
         variants=classic_variants,
         event_problem=classic_event_problem,
     ),
     "mafia_pl": Knowledge(
-        secret_keys=frozenset({"secret", "ballots", "met", "seed", "coins", "draws"}),
+        secret_keys=frozenset({"secret", "ballots", "met", "chance", "seed", "draws", "forced"}),
         variants=classic_variants,
         event_problem=classic_event_problem,
     ),

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import pytest
 
-from engines import registry
+from engines import chance, registry
 from engines.base import HOST, NOBODY, PUBLIC, IllegalAction, MalformedAction, movers, resolve_options
 from engines.classic import night as night_rules
 from engines.classic import votes as V
 from engines.classic.editions import EDITIONS
-from engines.classic.roles import role_counts
+from engines.classic.roles import role_counts, role_list
 from engines.replay import replay
-from engines.rng import rng
-from tests.engines.classic_helpers import A, D, J, M, P, Table, W, codes, deal, kinds, narration, only
+from tests.engines.classic_helpers import A, D, J, M, P, Table, W, codes, deal, kinds, lots, narration, only
 
 GRANNA, POLISH = "granna", "mafia_pl"
 TIMEOUT = {"type": "timeout"}
@@ -163,7 +162,10 @@ def test_B_S05_runoff_tie_re_vote_then_coin():
     assert only(events, "eliminated").data["seat"] == 1
     assert codes(g.state)[:3] == ["votes_revealed", "coin", "lynched"]
     assert g.view()["coin"] is None      # cleared when the night falls
-    assert g.state["secret"]["coins"] == [] and g.state["secret"]["draws"] == 1
+    # the forced coin is the chance kit's one draw of lots, public, after the deal's shuffle
+    assert g.coins_left == [] and lots(g.events) == [
+        {"draw": 1, "label": "lot", "how": "pick", "result": 1, "forced": True, "why": "coin"}]
+    assert [event.audience for event in events if event.kind == chance.CHANCE] == [PUBLIC]
 
 
 def test_B_S05_variant_re_vote_decides_without_the_coin():
@@ -171,7 +173,7 @@ def test_B_S05_variant_re_vote_decides_without_the_coin():
     events = g.vote({voter: 0 for voter in (1, 2, 3, 4, 5, 6)} | {voter: 1 for voter in (0, 7, 8, 9)})
     assert "coin" not in kinds(events)
     assert only(events, "eliminated").data["seat"] == 0
-    assert g.state["secret"]["coins"] == [1] and g.state["secret"]["draws"] == 0
+    assert g.coins_left == [1] and lots(g.events) == []
 
 
 def test_the_coin_without_a_stub_is_seeded_and_fair():
@@ -185,9 +187,10 @@ def test_the_coin_without_a_stub_is_seeded_and_fair():
         g.end_defence()
         g.vote(tie)
         g.end_discussion()
+        expected = chance.pick(g.state["secret"]["chance"], "lot", [0, 1]).value
         events = g.vote(tie)
         seat = only(events, "coin").data["seat"]
-        assert seat == rng(seed, "coin:0").choice([0, 1])
+        assert seat == expected and lots(events)[0]["forced"] is False
         results.add(seat)
     assert results == {0, 1}
 
@@ -453,7 +456,7 @@ def test_C_S04_variant_re_vote_5_3():
     g = _arrest_tie(coins=[0])
     events = g.vote({voter: 0 for voter in (1, 2, 3, 4, 5)} | {voter: 1 for voter in (0, 6, 7)})
     assert "coin" not in kinds(events) and only(events, "eliminated").data["seat"] == 0
-    assert g.state["secret"]["coins"] == [0]
+    assert g.coins_left == [0] and lots(g.events) == []
 
 
 def test_C_S05_agent_may_skip():
@@ -672,7 +675,7 @@ def test_C_S17_kill_targets():
     assert only(events, "victim_chosen").data == {"how": "plurality", "candidates": [5], "victim": 5}
     assert only(events, "victim_chosen").audience == [0, 1, 2]
     assert seats_out(g) == {5: (P, "night")}
-    assert g.state["secret"]["coins"] == [5]           # no draw needed
+    assert g.coins_left == [5] and lots(g.events) == []     # no draw needed
 
 
 def test_mafia_deadline_tie_is_drawn_among_the_tied():
@@ -682,6 +685,9 @@ def test_mafia_deadline_tie_is_drawn_among_the_tied():
     victim = [e for e in g.events if e.kind == "victim_chosen"][-1]
     assert victim.data == {"how": "random", "candidates": [5, 6], "victim": 6}
     assert victim.audience == [0, 1]
+    # the lot is the chance kit's draw, told to the mafiosi only (their picks are private, B.4)
+    [lot] = [event for event in g.events if event.kind == chance.CHANCE and event.data["label"] == "lot"]
+    assert lot.audience == [0, 1] and lot.data["result"] == 6 and lot.data["why"] == "victim"
 
 
 def test_mafia_without_picks_draws_among_every_target():
@@ -1011,6 +1017,24 @@ def test_setup_rejects_bad_deals_and_options():
     with pytest.raises(ValueError):
         granna.setup(8, options, 1, deal={"coins": [9]})
     assert granna.setup(8, options, 1).state == granna.setup(8, options, 1).state
+
+
+def test_the_deal_is_the_chance_kits_shuffle_told_to_nobody():
+    """rules B.1: the tokens are shuffled and dealt; the shuffle is the game's first draw of the
+    chance kit (engines/chance.py), the game master's alone; a forced deal is its outcome."""
+    granna = registry.get(GRANNA)
+    options = resolve_options(granna, {})
+    box = role_list(8, EDITIONS[GRANNA].rules(options))
+    for seed in (1, 2):
+        state, events = granna.setup(8, options, seed)
+        assert state["secret"]["roles"] == chance.shuffle(chance.new(seed), "deal", box).value
+        [draw] = [event for event in events if event.kind == chance.CHANCE]
+        assert draw.audience == NOBODY and draw.data["draw"] == 0 and draw.data["forced"] is False
+    forced = deal(8, mafiosi=[0, 1], agent=2)
+    state, events = granna.setup(8, options, 1, deal={"roles": forced})
+    assert state["secret"]["roles"] == forced
+    assert chance.draws(events) == [
+        {"draw": 0, "label": "deal", "how": "shuffle", "result": forced, "forced": True}]
 
 
 # --------------------------------------------------------------------------------------------

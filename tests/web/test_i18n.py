@@ -142,11 +142,13 @@ def test_every_classic_narration_code_has_words_in_every_edition_and_theme(slug)
 def test_every_classic_refusal_has_translated_words():
     import re as regex
 
-    from engines.classic import engine
+    from engines import classic
     from mafiagames.presenters import classic as words
 
     import engines.base
-    source = Path(engines.base.__file__).read_text() + Path(engine.__file__).read_text()
+    # every file of the engine (engines/classic/, split by rulebook chapter)
+    source = Path(engines.base.__file__).read_text() + "".join(
+        path.read_text() for path in sorted(Path(classic.__file__).parent.glob("*.py")))
     codes = set(regex.findall(r'(?:IllegalAction|MalformedAction)\("([a-z_]+)"', source))
     codes |= set(regex.findall(r'_checked_target\([^)]*"([a-z_]+)"\)', source)) | {"self_target"}
     assert len(codes) > 15
