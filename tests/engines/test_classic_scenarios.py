@@ -164,7 +164,7 @@ def test_B_S05_runoff_tie_re_vote_then_coin():
     assert g.view()["coin"] is None      # cleared when the night falls
     # the forced coin is the chance kit's one draw of lots, public, after the deal's shuffle
     assert g.coins_left == [] and lots(g.events) == [
-        {"draw": 1, "label": "lot", "how": "pick", "result": 1, "forced": True, "why": "coin"}]
+        {"label": "lot", "how": "pick", "result": 1, "forced": True, "why": "coin"}]
     assert [event.audience for event in events if event.kind == chance.CHANCE] == [PUBLIC]
 
 
@@ -1029,12 +1029,12 @@ def test_the_deal_is_the_chance_kits_shuffle_told_to_nobody():
         state, events = granna.setup(8, options, seed)
         assert state["secret"]["roles"] == chance.shuffle(chance.new(seed), "deal", box).value
         [draw] = [event for event in events if event.kind == chance.CHANCE]
-        assert draw.audience == NOBODY and draw.data["draw"] == 0 and draw.data["forced"] is False
+        assert draw.audience == NOBODY and draw.data["forced"] is False
     forced = deal(8, mafiosi=[0, 1], agent=2)
     state, events = granna.setup(8, options, 1, deal={"roles": forced})
     assert state["secret"]["roles"] == forced
     assert chance.draws(events) == [
-        {"draw": 0, "label": "deal", "how": "shuffle", "result": forced, "forced": True}]
+        {"label": "deal", "how": "shuffle", "result": forced, "forced": True}]
 
 
 # --------------------------------------------------------------------------------------------
