@@ -43,7 +43,8 @@ State (every secret under ``state["secret"]``)::
                 "night": {"n", "awake": [seat], "prompts": [[prompt] per seat],
                           "picks": [{prompt id: value} per seat], "confirmed": [seat]} | None,
                 "notices": [{"seat", "code", "params"}],     # private phone notices
-                "traces": [{"night", "skipped", "choices", "input", "result"}]}}
+                "traces": [{"night", "skipped", "choices", "input", "result"}],
+                "chance": <the game's chance record, engines/chance.py>}}
 
 A prompt is ``{"id": "MAG:2", "card": "MAG", "no": 2, "disabled": bool}`` (``MAFIAN:1`` is the
 holder's one mafia prompt however many Mafián cards he holds).  Pick values: a seat (mafia,
@@ -82,6 +83,7 @@ import copy
 import json
 from typing import Any
 
+from engines import chance
 from engines.base import (
     GAME_MASTER, HOST, NOBODY, PROXY, PUBLIC, REMOVE_PLAYER, Action, Engine, Event, IllegalAction,
     MalformedAction, Option, Outcome, Result, State, checked_options, handler_for, host_for, parse_proxy, parse_removal,
@@ -165,9 +167,12 @@ def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> R
     if players not in C.PLAYER_COUNTS:
         raise ValueError("Mrakošlapi is played by 6–8 players")
     options = checked_options(OPTIONS, options or {}, "Mrakošlapi", defaults=True)
-    hands = _checked_hands(players, deal) if deal and "hands" in deal else C.deal(players, seed)
+    # A forced deal is the kit's deal draw with its outcome forced (engines/chance.py).
+    scripted = _checked_hands(players, deal) if deal and "hands" in deal else None
+    hands, drawn = C.deal(players, chance.new(seed, C.forced_deal(scripted) if scripted else None),
+                          scripted)
     state: State = {
-        "ruleset": SLUG, "players": players, "options": options, "seed": seed, "turn": 0,
+        "ruleset": SLUG, "players": players, "options": options, "turn": 0,
         "phase": NIGHT, "number": 0, "day": None, "morning": [], "narration": [],
         "clock": None, "clock_key": None, "clock_count": 0, "result": None,
         "secret": {
@@ -176,9 +181,10 @@ def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> R
                       "cycle_progress": None},
             "dealt": [[dict(c) for c in hand] for hand in hands],
             "mafia_met": [], "night": None, "notices": [], "traces": [],
+            "chance": drawn.chance,
         },
     }
-    events = [Event("cards", {"seat": seat, "cards": [dict(c) for c in hand]}, [seat])
+    events = [drawn.event] + [Event("cards", {"seat": seat, "cards": [dict(c) for c in hand]}, [seat])
               for seat, hand in enumerate(hands)]
     _begin_night(state, 1, events)
     _refresh(state)
