@@ -59,6 +59,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.base import working_copy
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi.night import night_has_meaning
 from engines.mrakoslapi.players import ALIVE, FAKE_DEAD, Player, by_seat, copy_player, die
@@ -207,34 +208,13 @@ def progressed(before: list[Player], after: list[Player]) -> bool:
 # Steps
 # --------------------------------------------------------------------------------------------
 
-def _copy_table(table: dict[str, Any]) -> dict[str, Any]:
-    return {**table, "players": [copy_player(p) for p in table["players"]]}
-
-
-def _copy_day(day: dict[str, Any]) -> dict[str, Any]:
-    new = {**day}
-    for key in ("accusations", "ballots", "rounds"):
-        new[key] = [_deep(x) for x in day[key]]
-    for key in ("ready", "candidates", "defence", "defended", "sentence_voters"):
-        new[key] = list(day[key])
-    new["options"] = dict(day["options"])
-    return new
-
-
-def _deep(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _deep(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_deep(v) for v in x]
-    return x
-
-
 class _Step:
-    """The mutable working copy inside one transition (never visible outside)."""
+    """The mutable working copy inside one transition (never visible outside): the one
+    convention of engines/base.py, ``working_copy``, so a transition never changes its input."""
 
     def __init__(self, table: dict[str, Any], day: dict[str, Any] | None):
-        self.table = _copy_table(table)
-        self.day = _copy_day(day) if day is not None else None
+        self.table = working_copy(table)
+        self.day = working_copy(day) if day is not None else None
         self.announce: list[Line] = []
         self.events: list[dict[str, Any]] = []
         self.private: list[dict[str, Any]] = []
@@ -477,12 +457,12 @@ def _tally(step: _Step) -> None:
     if d["options"]["reveal_voters"]:
         for c, voters in hands:
             step.say(HANDS, candidate=c, voters=voters)
-    step.event("hands", round=d["round"], hands=_deep(hands))
+    step.event("hands", round=d["round"], hands=working_copy(hands))
     step.event("totals", audience="nobody", round=d["round"],
                totals=[[c, totals[c]] for c in d["candidates"]])
     top = max(totals.values(), default=0)
     leaders = [c for c in d["candidates"] if totals[c] == top]
-    record = {"round": d["round"], "candidates": list(d["candidates"]), "hands": _deep(hands)}
+    record = {"round": d["round"], "candidates": list(d["candidates"]), "hands": working_copy(hands)}
     d["window"] = None
     if top > 0 and len(leaders) == 1:
         record["result"] = "sentenced"
@@ -780,7 +760,7 @@ def _finish(step: _Step, reason: str) -> None:
     step.result = result(step.table["players"], reason)
     step.day.update(state=GAME_OVER, window=None, defence=[], ready=[])
     step.say(GAME_OVER_LINE, reason=reason, winners=list(step.result["winners"]))
-    step.event("game_over", **_deep(step.result))
+    step.event("game_over", **working_copy(step.result))
 
 
 def _phase_key(died_in: dict[str, Any]) -> int:

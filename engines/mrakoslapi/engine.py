@@ -80,13 +80,13 @@ Our decisions:
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 from engines import chance
 from engines.base import (
     GAME_MASTER, HOST, NOBODY, PROXY, PUBLIC, REMOVE_PLAYER, Action, Engine, Event, IllegalAction,
-    MalformedAction, Option, Outcome, Result, State, checked_options, handler_for, host_for, parse_proxy, parse_removal,
+    MalformedAction, Option, Outcome, Result, State, checked_options, handler_for, host_for, next_turn, parse_proxy,
+    parse_removal, say, start_clock, stop_clock, working_copy,
 )
 from engines.mrakoslapi import announce
 from engines.mrakoslapi import cards as C
@@ -227,6 +227,13 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _narrate(state: State, lines: list[dict]) -> None:
+    """Say ``lines`` (codes and parameters from ``announce`` or a day step) after what the TV
+    says already."""
+    for line in lines:
+        say(state, line["code"], **copy.deepcopy(line["params"]))
+
+
 def _convert(events: list[Event], raw: list[dict]) -> None:
     for e in raw:
         data = {k: copy.deepcopy(v) for k, v in e.items() if k not in ("kind", "audience")}
@@ -277,7 +284,8 @@ def _begin_night(state: State, n: int, events: list[Event]) -> None:
         lines = announce.skipped(applied)
         # Said after what the day before ended with (a death, "NIGHT falls."), which the same
         # move may have brought: the TV must still show it.
-        state["morning"], state["narration"] = lines, state["narration"] + copy.deepcopy(lines)
+        state["morning"] = lines
+        _narrate(state, lines)
         events.append(Event("night_skipped", {"night": n, "lines": copy.deepcopy(lines)}))
         if _start_day(state, events):
             return
@@ -346,7 +354,8 @@ def _end_night(state: State, events: list[Event]) -> None:
     state["secret"]["traces"].append({"night": n, "skipped": False, "choices": choices,
                                       "input": night_input, "result": result})
     lines = announce.morning(result, applied)
-    state["morning"], state["narration"] = lines, copy.deepcopy(lines)
+    state["morning"], state["narration"] = lines, []       # a new morning: the TV starts anew
+    _narrate(state, lines)
     events.append(Event("night_resolved", {"night": n, "choices": copy.deepcopy(choices),
                                            "result": copy.deepcopy(result)}, NOBODY))
     events.append(Event("morning", {"night": n, "lines": copy.deepcopy(lines)}))
@@ -363,9 +372,9 @@ def _end_night(state: State, events: list[Event]) -> None:
 def _game_over(state: State, events: list[Event], result: dict) -> None:
     state["phase"], state["result"] = OVER, copy.deepcopy(result)
     state["secret"]["night"] = None
-    line = D.line(D.GAME_OVER_LINE, reason=result["reason"], winners=list(result["winners"]))
-    if line not in state["narration"]:
-        state["narration"].append(line)
+    params = {"reason": result["reason"], "winners": list(result["winners"])}
+    if D.line(D.GAME_OVER_LINE, **params) not in state["narration"]:
+        say(state, D.GAME_OVER_LINE, **params)
     events.append(Event("game_over", copy.deepcopy(result)))
 
 
@@ -389,7 +398,7 @@ def _start_day(state: State, events: list[Event]) -> bool:
 def _absorb(state: State, step: dict, events: list[Event]) -> None:
     state["secret"]["table"] = step["table"]
     state["day"] = step["day"]
-    state["narration"] = state["narration"] + copy.deepcopy(step["announce"])
+    _narrate(state, step["announce"])
     _convert(events, step["events"])
     for notice in step["private"]:
         state["secret"]["notices"].append(copy.deepcopy(notice))
@@ -448,13 +457,12 @@ def _refresh(state: State) -> None:
     key = spec[0] if spec else state["phase"]
     if key != state["clock_key"]:
         state["clock_key"] = key
-        state["turn"] += 1
+        next_turn(state)
         if spec:
-            state["clock_count"] += 1
-            state["clock"] = {"id": state["clock_count"], "seconds": spec[1], "move": spec[2]}
+            start_clock(state, spec[1], spec[2])
         else:
-            state["clock"] = None
-    elif spec:
+            stop_clock(state)
+    elif spec:                  # the same step: its clock keeps its id, its seconds may change
         state["clock"] = {**state["clock"], "seconds": spec[1], "move": spec[2]}
 
 
@@ -705,14 +713,9 @@ _ACTIONS = {
 }
 
 
-def apply(state: State, seat: int | None, action: Action) -> Result:
-    """Apply ``seat``'s action to a copy of ``state``; raise and change nothing if it is bad."""
-    handler = handler_for(_ACTIONS, state, seat, action, over=state["phase"] == OVER)
-    if action["type"] in (PROXY, REMOVE_PLAYER):    # the host's, not the clock's (they check)
-        new = json.loads(json.dumps(state))
-        result = handler(new, seat, action)
-        _refresh(new)
-        return Result(new, result.events)
+def _check_actor(state: State, seat: int | None, action: Action) -> None:
+    """The host presses no button here; the game master makes only its running clock's move,
+    and only it makes that move."""
     if seat == HOST:
         raise IllegalAction("not_your_turn", "The host has nothing to do here")
     if seat is GAME_MASTER:
@@ -722,7 +725,14 @@ def apply(state: State, seat: int | None, action: Action) -> Result:
             raise IllegalAction("no_clock", "That is not the running clock's move")
     elif action["type"] in GM_ACTIONS:
         raise IllegalAction("game_master_only", "Only the game master's clock does that")
-    new = json.loads(json.dumps(state))      # a deep copy, faster than copy.deepcopy
+
+
+def apply(state: State, seat: int | None, action: Action) -> Result:
+    """Apply ``seat``'s action to a copy of ``state``; raise and change nothing if it is bad."""
+    handler = handler_for(_ACTIONS, state, seat, action, over=state["phase"] == OVER)
+    if action["type"] not in (PROXY, REMOVE_PLAYER):    # the host's: their handlers check him
+        _check_actor(state, seat, action)
+    new = working_copy(state)
     result = handler(new, seat, action)
     _refresh(new)
     return Result(new, result.events)
