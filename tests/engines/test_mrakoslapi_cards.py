@@ -136,7 +136,7 @@ def test_hand_helpers_do_not_mutate():
         C.with_state(hand, C.MAG, 1, C.SPENT)
 
 
-@pytest.mark.parametrize("path", sorted(PACKAGE.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_the_package_imports_nothing_impure(path):
     """The same scan as tests/engines/test_purity.py, for this package only."""
     impure = imported_modules(ast.parse(path.read_text())) & FORBIDDEN
