@@ -341,9 +341,9 @@ def mrakoslapi_variants(state: State, viewer: int | None, rng: random.Random) ->
     confirmation, and on night 1 a Mafián holder's view of the mafia room (the night-1 holders,
     their mafia picks and confirmations); after night 1 a holder still knows who they were.
 
-    Re-drawn: the chance record's seed (it decides the deal); every other seat's hand and first deal (one variant
-    passes the others' hands round among them, the other deals junk: other cards, counts and
-    states); whether a "dead" other is really dead or a fake-dead Medik; the pending Duch
+    Re-drawn: the chance record's seed (it decides the deal); every other seat's hand and first
+    deal (one variant passes the others' hands round among them, the other deals junk: other
+    cards, counts and states); whether a "dead" other is really dead or a fake-dead Medik; the pending Duch
     Bobo ghost (and so who is awake at night); the night-1 Mafián holders for an outsider; the
     other seats' notices, night prompts, picks and confirmations (only whether everybody has
     confirmed is public: the night clock's seconds tell it); the table's counters; the traces.

@@ -229,8 +229,8 @@ def test_a_forced_deal_is_the_kits_deal_draw_forced_and_logged_for_nobody():
     state, events = RULESET.setup(6, {}, 11, DEAL)
     [drawn] = [event for event in events if event.kind == chance.CHANCE]
     assert drawn.audience == NOBODY and drawn.data["label"] == C.DEAL and drawn.data["forced"]
-    assert state["secret"]["dealt"] == [sorted(h, key=C.sort_key) for h in
-                                        ([C.card(c["type"], c["no"]) for c in hand] for hand in DEAL["hands"])]
+    scripted = [sorted((C.card(c["type"], c["no"]) for c in hand), key=C.sort_key) for hand in DEAL["hands"]]
+    assert state["secret"]["dealt"] == scripted                     # the hands as scripted
     record = state["secret"]["chance"]
     assert (record["seed"], record["draws"]) == (11, 1)
     assert not chance.coin(record, C.DEAL).event.data["forced"]     # the forced deal is used up
