@@ -13,16 +13,21 @@ Our decisions (rules §1, §7):
 
 * Two Exhibicionista cards, although its paragraph says "(1)": the card list and the deck-
   reduction rule ("remove Exhibicionista 2") need two (A19).
-* The deal: the deck in catalogue order is shuffled with ``rng(seed, "deal")`` and dealt round-
-  robin by seat (rules §1.2 [P]); no combination is forbidden.  Each hand is then listed in
-  catalogue order, so the order of a hand reveals nothing about the shuffle.
+* The deal: the deck in catalogue order is shuffled by the chance kit (``engines/chance.py``,
+  the draw labelled ``deal``, the game master's: audience NOBODY) and dealt round-robin by seat
+  (rules §1.2 [P]); no combination is forbidden.  Each hand is then listed in catalogue order,
+  so the order of a hand reveals nothing about the shuffle.
+* A forced deal (tests, a scripted demo: setup's ``deal={"hands": …}``) is the same draw with
+  its outcome forced (``forced_deal``): the deck on the table is then the scripted cards, in
+  the order that deals them, and a hand may hold fewer cards than a real one.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engines.rng import rng
+from engines import chance
+from engines.base import NOBODY
 
 Card = dict[str, Any]
 
@@ -159,17 +164,44 @@ def deck(players: int) -> list[Card]:
     return [c for c in full_deck() if (c["type"], c["no"]) not in removed]
 
 
-def deal(players: int, seed: int) -> list[list[Card]]:
-    """The secret deal: hand ``i`` belongs to seat ``i`` (rules §1.2 [P]).
+DEAL = "deal"       # the label of the deal's draw (engines/chance.py)
 
-    Shuffle with ``rng(seed, "deal")``, deal round-robin by seat, list each hand in catalogue
-    order.
+
+def deal(players: int, record: chance.Record,
+         scripted: list[list[Card]] | None = None) -> tuple[list[list[Card]], chance.Draw]:
+    """The secret deal: hand ``i`` belongs to seat ``i`` (rules §1.2 [P]), and the draw that
+    made it (its event and the game's new chance record).
+
+    The deck for ``players`` (or the ``scripted`` hands' cards, a forced deal: ``record`` then
+    forces the shuffle with ``forced_deal``) is shuffled by the kit, dealt round-robin by seat,
+    and each hand listed in catalogue order.
     """
-    cards = deck(players)
-    rng(seed, "deal").shuffle(cards)
-    hands = [cards[seat::players] for seat in range(players)]
-    assert all(len(hand) == HAND_SIZE[players] for hand in hands)
-    return [sorted(hand, key=sort_key) for hand in hands]
+    if scripted is None:
+        cards, sizes = deck(players), [HAND_SIZE[players]] * players
+    else:
+        cards = sorted((c for hand in scripted for c in hand), key=sort_key)
+        sizes = [len(hand) for hand in scripted]
+    drawn = chance.shuffle(record, DEAL, cards, audience=NOBODY)
+    return [sorted(hand, key=sort_key) for hand in _round_robin(drawn.value, sizes)], drawn
+
+
+def forced_deal(hands: list[list[Card]]) -> dict[str, list]:
+    """The kit's forced outcome (``chance.new(seed, forced=…)``) that deals ``hands``: the
+    deck order that gives each seat its hand round-robin."""
+    rounds = max((len(hand) for hand in hands), default=0)
+    return {DEAL: [[hand[r] for r in range(rounds) for hand in hands if r < len(hand)]]}
+
+
+def _round_robin(order: list[Card], sizes: list[int]) -> list[list[Card]]:
+    """``order`` dealt one card a seat in turn, a seat that has its ``sizes[seat]`` cards
+    skipped (with equal sizes: seat ``i`` gets ``order[i::players]``)."""
+    hands: list[list[Card]] = [[] for _ in sizes]
+    cards = iter(order)
+    for r in range(max(sizes, default=0)):
+        for seat, size in enumerate(sizes):
+            if r < size:
+                hands[seat].append(next(cards))
+    return hands
 
 
 # ---- reading and changing a hand (no mutation: changes return a new list) ----------------------

@@ -347,9 +347,9 @@ def mrakoslapi_variants(state: State, viewer: int | None, rng: random.Random) ->
     confirmation, and on night 1 a Mafián holder's view of the mafia room (the night-1 holders,
     their mafia picks and confirmations); after night 1 a holder still knows who they were.
 
-    Re-drawn: the seed (it decides the deal); every other seat's hand and first deal (one variant
-    passes the others' hands round among them, the other deals junk: other cards, counts and
-    states); whether a "dead" other is really dead or a fake-dead Medik; the pending Duch
+    Re-drawn: the chance record's seed (it decides the deal); every other seat's hand and first
+    deal (one variant passes the others' hands round among them, the other deals junk: other
+    cards, counts and states); whether a "dead" other is really dead or a fake-dead Medik; the pending Duch
     Bobo ghost (and so who is awake at night); the night-1 Mafián holders for an outsider; the
     other seats' notices, night prompts, picks and confirmations (only whether everybody has
     confirmed is public: the night clock's seconds tell it); the table's counters; the traces.
@@ -367,7 +367,8 @@ def _mrakoslapi_variant(state: State, viewer: int | None, rng: random.Random,
               "night": json.loads(json.dumps(state["secret"]["night"]))}
     table = secret["table"] = {**secret["table"],
                                "players": [dict(p) for p in secret["table"]["players"]]}
-    new = {**state, "secret": secret, "seed": rng.randrange(10**6)}
+    secret["chance"] = {**secret["chance"], "seed": rng.randrange(10**6)}
+    new = {**state, "secret": secret}
     if state["day"] is not None:       # a secret card change counts as progress too (rules §6.3)
         new["day"] = {**state["day"], "progress": rng.random() < .5}
     others = [seat for seat in range(state["players"]) if seat != viewer]
@@ -506,7 +507,7 @@ KNOWLEDGE = {
         # the state's secret parts; "dealt", "mafia_met", "notices", "traces" are in the game-over
         # reveal, "prompts" and "confirmed" on the phone's night screen
         secret_keys=frozenset({"secret", "seed", "table", "awake", "picks", "pending_bobo",
-                               "quiet_cycles", "next_extra_mrak_no"}),
+                               "quiet_cycles", "next_extra_mrak_no", "chance"}),
         variants=mrakoslapi_variants,
         event_problem=mrakoslapi_event_problem,
     ),

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from engines import chance
+from engines.base import NOBODY
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi.players import ALIVE, new_players, visible_living
 from tests.engines.test_purity import FORBIDDEN, imported_modules
@@ -60,9 +62,14 @@ def test_other_player_counts_are_not_supported(players):
         C.deck(players)
 
 
+def hands_of(players: int, seed: int) -> list[list[dict]]:
+    """The hands a game of ``players`` with ``seed`` is dealt (its first draw)."""
+    return C.deal(players, chance.new(seed))[0]
+
+
 @pytest.mark.parametrize("players", C.PLAYER_COUNTS)
 def test_the_deal_gives_every_card_exactly_once(players):
-    hands = C.deal(players, seed=42)
+    hands = hands_of(players, seed=42)
     assert len(hands) == players
     assert all(len(hand) == C.HAND_SIZE[players] for hand in hands)
     dealt = sorted((c["type"], c["no"]) for hand in hands for c in hand)
@@ -71,13 +78,36 @@ def test_the_deal_gives_every_card_exactly_once(players):
 
 
 def test_the_deal_is_reproducible_from_the_seed():
-    assert C.deal(8, seed=7) == C.deal(8, seed=7)
-    assert C.deal(8, seed=7) != C.deal(8, seed=8)
-    assert len({json.dumps(C.deal(6, seed)) for seed in range(20)}) == 20
+    assert hands_of(8, seed=7) == hands_of(8, seed=7)
+    assert hands_of(8, seed=7) != hands_of(8, seed=8)
+    assert len({json.dumps(hands_of(6, seed)) for seed in range(20)}) == 20
+
+
+def test_the_deal_is_the_kits_shuffle_recorded_for_the_game_master_only():
+    record = chance.new(7)
+    hands, drawn = C.deal(8, record)
+    assert drawn.event.kind == chance.CHANCE and drawn.event.audience == NOBODY
+    assert drawn.event.data["label"] == C.DEAL and drawn.event.data["draw"] == 0
+    assert [drawn.value[seat::8] for seat in range(8)] == [           # dealt round-robin by seat
+        [c for c in drawn.value if c in hand] for hand in hands]
+    assert drawn.chance["draws"] == 1 and record["draws"] == 0
+
+
+def test_a_forced_deal_is_the_same_draw_forced_and_may_be_short():
+    scripted = [[C.card(C.MAFIAN, 1), C.card(C.MAG, 1), C.card(C.ATEISTA, 1)],
+                [C.card(C.MAFIAN, 2)], [], [C.card(C.ZRCADLO, 1, C.BROKEN)], [C.card(C.SLINA, 1)],
+                [C.card(C.MRAKOSLAP, 1), C.card(C.MRAKOSLAP, 2)]]
+    hands, drawn = C.deal(6, chance.new(3, C.forced_deal(scripted)), scripted)
+    assert hands == scripted
+    assert drawn.event.data["forced"] and drawn.event.audience == NOBODY
+    assert drawn.chance["draws"] == 1                      # the forced outcome is used up:
+    assert not chance.shuffle(drawn.chance, C.DEAL, [1, 2]).event.data["forced"]
+    with pytest.raises(ValueError, match="deal"):          # forced cards must be the ones dealt
+        C.deal(6, chance.new(3, C.forced_deal(scripted)))
 
 
 def test_new_players_are_alive_with_their_hands():
-    hands = C.deal(7, seed=3)
+    hands = hands_of(7, seed=3)
     players = new_players(hands)
     assert visible_living(players) == list(range(7))
     assert all(p["status"] == ALIVE and p["cards"] == hands[p["seat"]] for p in players)
@@ -106,7 +136,7 @@ def test_hand_helpers_do_not_mutate():
         C.with_state(hand, C.MAG, 1, C.SPENT)
 
 
-@pytest.mark.parametrize("path", sorted(PACKAGE.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_the_package_imports_nothing_impure(path):
     """The same scan as tests/engines/test_purity.py, for this package only."""
     impure = imported_modules(ast.parse(path.read_text())) & FORBIDDEN

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from engines.base import IllegalAction
+from engines import chance
+from engines.base import NOBODY, IllegalAction
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi.engine import RULESET
 
@@ -222,3 +223,14 @@ def test_duch_bobo_ghost_gets_one_prompt_the_next_night():
     lines = {line["code"]: line["params"] for line in RULESET.view(state, None)["morning"]}
     assert lines["night.exhibited"] == {"seats": [4]}
     assert RULESET.view(state, None)["seats"][4]["muted"]
+
+
+def test_a_forced_deal_is_the_kits_deal_draw_forced_and_logged_for_nobody():
+    state, events = RULESET.setup(6, {}, 11, DEAL)
+    [drawn] = [event for event in events if event.kind == chance.CHANCE]
+    assert drawn.audience == NOBODY and drawn.data["label"] == C.DEAL and drawn.data["forced"]
+    scripted = [sorted((C.card(c["type"], c["no"]) for c in hand), key=C.sort_key) for hand in DEAL["hands"]]
+    assert state["secret"]["dealt"] == scripted                     # the hands as scripted
+    record = state["secret"]["chance"]
+    assert (record["seed"], record["draws"]) == (11, 1)
+    assert not chance.coin(record, C.DEAL).event.data["forced"]     # the forced deal is used up

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engines import chance
 from engines.mrakoslapi import announce, night
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi.players import DEAD, new_players
@@ -189,7 +190,7 @@ def test_a_night_without_shots_is_empty():
 def dealt_nights(draw):
     """A real seeded deal, some players already dead, random legal choices."""
     count = draw(st.sampled_from(C.PLAYER_COUNTS))
-    players = new_players(C.deal(count, draw(st.integers(0, 10**6))))
+    players = new_players(C.deal(count, chance.new(draw(st.integers(0, 10**6))))[0])
     for p in players:
         if draw(st.integers(0, 4)) == 0:
             p["status"] = DEAD
