@@ -87,7 +87,7 @@ def test_the_deal_is_the_kits_shuffle_recorded_for_the_game_master_only():
     record = chance.new(7)
     hands, drawn = C.deal(8, record)
     assert drawn.event.kind == chance.CHANCE and drawn.event.audience == NOBODY
-    assert drawn.event.data["label"] == C.DEAL and drawn.event.data["draw"] == 0
+    assert drawn.event.data["label"] == C.DEAL and drawn.chance["draws"] == 1
     assert [drawn.value[seat::8] for seat in range(8)] == [           # dealt round-robin by seat
         [c for c in drawn.value if c in hand] for hand in hands]
     assert drawn.chance["draws"] == 1 and record["draws"] == 0
