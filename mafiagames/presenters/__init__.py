@@ -7,10 +7,11 @@ says whose words to use: an edition, a re-theme).
 """
 
 import functools
-import json
 import marshal
 from importlib import import_module
 
+from django.utils.functional import Promise
+from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import gettext, gettext_lazy
 
 
@@ -19,7 +20,12 @@ _MODULE_OF = {"granna": "classic", "mafia_pl": "classic"}
 
 
 # What every presenter module provides (rendering.py, taps.py and views call these) ...
-REQUIRED = ("TEMPLATE_DIR", "ERRORS", "present", "narrate", "parse_action", "panel_key", "board_key", "role_text")
+# ``phone_fragments(view, names, clock)`` → {"role"|"panel"|"board": (template, context)}: a
+# seated phone's three kept fragments, each a template and the only context it may read
+# (rendering.py keys each by exactly that context, so it must hold all the template shows and,
+# for phones to share renderings, nothing else; ``clock`` is {"deadline", "time_left"}, for a
+# template that shows the countdown).
+REQUIRED = ("TEMPLATE_DIR", "ERRORS", "present", "narrate", "parse_action", "phone_fragments", "role_text")
 # ... and what it may leave out, with what stands in for a part left out.
 OPTIONAL = {
     "OPTION_LABELS": {},     # option key → (label, help) in the ruleset's words; else the engine's English
@@ -27,8 +33,6 @@ OPTIONAL = {
     "HOST_MOVES": {},        # host move type → button label; else the type
     "proxy_label": None,     # (move, names) → the words of a choice the host makes for a seat
     "tv_parts": None,        # (view, context) → the TV's pieces, each rendered once per distinct context
-    "phone_parts": None,     # (view) → a phone's pieces
-    "role_key": None,        # (view) → the key of a phone's role card; else role, partners, what it learnt
 }
 
 
@@ -88,14 +92,52 @@ def key_of(value) -> bytes | str:
 
     marshal (format 2, which never shares repeated objects) writes the plain types that views
     and piece contexts are made of exactly, 5–8× faster than ``json.dumps(sort_keys=True)``:
-    phones and the TV make some fifty keys per tap (docs/performance.md).  Anything else (a
-    lazy translation, a safe string) is written as JSON instead, which a bytes key never
-    equals.  Dicts are taken in the order they were built: equal contents built in another
-    order only cost one more rendering."""
+    phones and the TV make some fifty keys per tap (docs/performance.md).  A value holding a
+    lazy translation or a safe string (a piece already rendered) is first made plain
+    (``plain``) and its key is a str, which a bytes key never equals.  Dicts are taken in the
+    order they were built, as a template loops over them: equal contents built in another
+    order only cost one more rendering.  ``context_of`` turns a key back into its value."""
     try:
         return marshal.dumps(value, 2)
     except ValueError:
-        return json.dumps(value, sort_keys=True, default=str)
+        return marshal.dumps(plain(value), 2).decode("latin-1")
+
+
+_SAFE = b"safe"   # marks a safe string in a plain value (``plain`` refuses bytes, so nothing else is marked)
+
+
+def plain(value):
+    """``value`` in the plain types marshal writes: a lazy translation as its words in the
+    active language (as a template would print it), a safe string tagged as such (a template
+    prints it unescaped).  Anything else is refused: a template given it could reach past its
+    context (a model, a callable), and no key could name what it shows."""
+    if value is None or type(value) in (str, int, bool, float):
+        return value
+    if isinstance(value, SafeData):
+        return (_SAFE, str.__str__(value))
+    if isinstance(value, (str, Promise)):
+        return str(value)
+    if isinstance(value, dict):
+        return {plain(key): plain(item) for key, item in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(map(plain, value))
+    raise TypeError(f"{type(value).__name__} has no place in a fragment's context (rendering.py): plain data only")
+
+
+def context_of(key: bytes | str):
+    """The value whose key is ``key`` (``key_of``), safe strings safe again: the tests render
+    a kept fragment's template from its key alone, so its key names all it shows."""
+    value = marshal.loads(key.encode("latin-1") if isinstance(key, str) else key)
+
+    def unplain(item):
+        if isinstance(item, tuple) and len(item) == 2 and item[0] == _SAFE:
+            return mark_safe(item[1])
+        if isinstance(item, dict):
+            return {k: unplain(v) for k, v in item.items()}
+        if isinstance(item, (list, tuple)):
+            return type(item)(unplain(v) for v in item)
+        return item
+    return unplain(value)
 
 
 def fill(line, params: dict) -> str:
@@ -107,16 +149,10 @@ def fill(line, params: dict) -> str:
         return ""
 
 
-def public_view(view: dict) -> dict:
-    """A phone's view without its own part and the narration (which has a fragment of its own):
-    what every phone of the table may be shown alike."""
-    return {key: value for key, value in view.items() if key not in ("me", "narration")}
-
-
-def own_view(view: dict) -> dict:
-    """The phone's own part of its view, but its seat number: phones with equal parts share
-    one rendering (rendering.py)."""
-    return {key: value for key, value in view["me"].items() if key != "seat"}
+def pick(context: dict, names: tuple[str, ...]) -> dict:
+    """The entries of a ``present`` context that one template reads (``phone_fragments``): a
+    phone's fragment is keyed by its context, so what the template does not read stays out."""
+    return {name: context[name] for name in names if name in context}
 
 
 def error_message(slug: str, exc) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import COMMON_ERRORS, FormError, form_seat, fill, key_of, own_view, public_view
+from . import COMMON_ERRORS, FormError, form_seat, fill, pick
 
 TEMPLATE_DIR = "engines/classic"
 
@@ -518,19 +518,29 @@ ERRORS = {
 }
 
 
-def panel_key(view: dict) -> bytes | str:
-    """Everything templates/engines/classic/phone_panel.html shows: the public view and the
-    phone's own part but its seat number — equal keys, equal panels (rendering.py)."""
-    return key_of([public_view(view), own_view(view)])
+# What each of a phone's templates reads of ``present``'s context (``phone_fragments``).
+ROLE_READS = ("my_role_name", "my_role_help", "partner_names", "my_checks", "my_heals", "my_swap")
+PANEL_READS = ("night", "step_name", "night_row", "picks", "choices", "shooter_name", "vote_kind", "waiting_votes",
+               "ballot_names", "phase_title", "finalist_names", "tied_names", "ghost",
+               "i_won", "winner_name", "reason_text")
 
 
-def board_key(view: dict) -> bytes | str:
-    """Everything templates/engines/classic/phone_board.html shows (public only)."""
-    return key_of(public_view(view))
-
-
-def role_key(view: dict) -> bytes | str:
-    """Everything templates/engines/classic/phone_role.html shows."""
-    me = view["me"]
-    return key_of([words(view), me["role"], me["alive"], me["partners"], me["checks"], me["heals"],
-                   me["swap"], me["judge_used"], me["keep_secret"], view["outcome"] is not None])
+def phone_fragments(view: dict, names: list[str], clock: dict) -> dict[str, tuple[str, dict]]:
+    """A phone's role card, panel (with the countdown) and board, each a template and the only
+    context it reads (presenters/__init__.py): ``present``'s words, picked per template."""
+    context, me = present(view, names), view["me"]
+    dead = [{"alive": False, "name": row["name"], "role_name": row["role_name"], "cause": row["cause"]}
+            for row in context["rows"] if not row["alive"]]
+    return {
+        "role": (f"{TEMPLATE_DIR}/phone_role.html",
+                 {**pick(context, ROLE_READS), "me": {"judge_used": me["judge_used"]}}),
+        "panel": (f"{TEMPLATE_DIR}/phone_panel.html",
+                  {**pick(context, PANEL_READS), **clock, "turn": view["turn"],
+                   "v": {"phase": view["phase"], "vote": bool(view.get("vote")),
+                         "options": {"judge": view["options"].get("judge")}},
+                   "me": {key: me.get(key) for key in ("alive", "keep_secret", "voted", "locked")}}),
+        # Only the players out of the game are listed; the living are counted.
+        "board": (f"{TEMPLATE_DIR}/phone_board.html",
+                  {"v": {"round": view["round"]}, "rows": dead, "living": [row["name"] for row in context["living"]],
+                   **pick(context, ("last_vote",))}),
+    }

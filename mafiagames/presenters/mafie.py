@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from engines.mafie_plot import WINDOWS
 
-from . import COMMON_ERRORS, FormError, form_seat, fill, key_of
+from . import COMMON_ERRORS, FormError, form_seat, fill
 
 TEMPLATE_DIR = "engines/mafie"
 
@@ -220,27 +220,20 @@ PLOT_WINDOW_TITLES = {
 def _plot_context(view: dict, names: list[str]) -> dict:
     """The Plot Thickens: public cards, the deal, the window; on a phone, its own choices and
     what its cards showed it (rules §A.3.3; plot cards are never hidden, what they show is)."""
-    plot, me, n = view["plot"], view.get("me"), view["players"]
+    plot, me = view["plot"], view.get("me")
 
     def card(entry: dict) -> dict:
-        return {**entry, "name": PLOT_CARD_NAMES.get(entry["card"], entry["card"])}
+        return {**entry, "name": _card_name(entry)}
 
     held = [{**card(h), "holder_name": names[h["holder"]]} for h in plot["held"]]
     context = {"held": held, "drawn": [card(c) for c in plot["drawn"]],
-               "pending": None, "window": None, "opinion": None, "log": []}
+               "pending": None, "window": None, "opinion": _opinion(view, names), "log": []}
     if plot["pending"]:
         pending = plot["pending"]
         context["pending"] = {**card(pending), "holder_name": names[pending["seat"]]}
     window = view.get("window")
     if window:
-        asked = window["asked"]
-        context["window"] = {**window, "asked_name": names[asked] if asked is not None else None,
-                             "title": PLOT_WINDOW_TITLES.get(window["kind"], ""),
-                             "card_name": PLOT_CARD_NAMES.get(WINDOWS[window["kind"]], "")}
-    opinion = view.get("opinion")
-    if opinion:
-        context["opinion"] = {"names": [names[s] for s in opinion["seats"]],
-                              "votes": [{"name": names[s], "approve": v} for s, v in opinion["votes"] or []]}
+        context["window"] = {**window, **_window(window, names)}
     for entry in plot["log"]:
         target = entry.get("target")
         context["log"].append({**card(entry), "seat_name": names[entry["seat"]],
@@ -256,6 +249,28 @@ def _plot_context(view: dict, names: list[str]) -> dict:
     return context
 
 
+def _card_name(entry: dict) -> str:
+    """A plot card (drawn, held, pending, played) by its name."""
+    return str(PLOT_CARD_NAMES.get(entry["card"], entry["card"]))
+
+
+def _window(window: dict, names: list[str]) -> dict:
+    """A reaction window in words: who is asked, and which card he may play."""
+    asked = window["asked"]
+    return {"asked_name": names[asked] if asked is not None else None,
+            "title": str(PLOT_WINDOW_TITLES.get(window["kind"], "")),
+            "card_name": str(PLOT_CARD_NAMES.get(WINDOWS[window["kind"]], ""))}
+
+
+def _opinion(view: dict, names: list[str]) -> dict | None:
+    """The Opinion Makers of this vote: who they are, and their votes once cast."""
+    opinion = view.get("opinion")
+    if not opinion:
+        return None
+    return {"names": [names[s] for s in opinion["seats"]],
+            "votes": [{"name": names[s], "approve": v} for s, v in opinion["votes"] or []]}
+
+
 def _fact(fact: dict, names: list[str]) -> dict:
     about = names[fact["about"]]
     if "role" in fact:
@@ -263,7 +278,7 @@ def _fact(fact: dict, names: list[str]) -> dict:
     else:
         played = _("Success") if fact.get("action_card") == "success" else _("Fail")
         text = _("%(name)s played %(card)s.") % {"name": about, "card": played}
-    return {"card_name": PLOT_CARD_NAMES.get(fact["card"], fact["card"]), "text": text}
+    return {"card_name": _card_name(fact), "text": text}
 
 
 def _plot_choices(view: dict, names: list[str]) -> list[dict]:
@@ -401,35 +416,6 @@ ERRORS = {
 }
 
 
-def panel_key(view: dict) -> bytes | str:
-    """Everything templates/engines/mafie/phone_panel.html shows, and nothing else.
-
-    Phones whose keys are equal share one rendering of the panel (rendering.py), so this must
-    name every input of that template: a vote cast elsewhere then re-renders only the panels
-    it changes.  The seat is not an input; the role is, but only once the game is over
-    (won or lost).  tests/web/test_no_leak_rendered.py shares renderings the same way and
-    fails if a key leaves out something a panel shows.
-    """
-    me = view["me"]
-    over = view["phase"] == "game_over"
-    # The Plot Thickens: a phone's plot choices depend on its seat (neighbours, itself), so in a
-    # game with plot cards panels are shared only by equal seats.
-    plot = [me["seat"], view["plot"], view["window"], view["opinion"], me["voted"], me["plot_learnt"],
-            me["plot_moves"]] \
-        if view.get("plot") is not None else None
-    # "Waiting for N more" is shown only once a phone has nothing left to do in the phase, and
-    # being on the crew only while it plays its cards: during a vote, the phones still choosing
-    # share one panel and those that have voted another, whoever is on the crew.
-    waiting = None if _OWN_MOVE.get(view["phase"]) in me["actions"] else _waiting_count(view)
-    on_team = me["on_team"] if view["phase"] == "action_play" else None
-    return key_of([
-        view["phase"], view["turn"], me["actions"], on_team, view["team"], view["kmotr"],
-        view["team_size"], view["open_slots"], view["options"].get("targeting"),
-        [t["team_size"] for t in view["track"]], waiting,
-        view["outcome"] if over else None, me["role"] if over else None, plot,
-    ])
-
-
 def tv_parts(view: dict, context: dict) -> dict[str, list[tuple[str, dict]]]:
     """Pieces of the TV's board and roster, each a template and the only context it gets.
 
@@ -438,7 +424,7 @@ def tv_parts(view: dict, context: dict) -> dict[str, list[tuple[str, dict]]]:
     per distinct context and keeps it for the room (a template sees nothing but its context,
     so the context is a complete key).  ``context`` is what ``present`` made of the view.
     """
-    parts = {**phone_parts(view), "rows": [("engines/mafie/tv_player_row.html", _roster_row(row, view["phase"]))
+    parts = {**_track(view), "rows": [("engines/mafie/tv_player_row.html", _roster_row(row, view["phase"]))
                                            for row in context["rows"]]}
     if view["phase"] == "game_over":  # the result replaces the board (tv_result.html)
         return parts
@@ -474,21 +460,106 @@ def _roster_row(row: dict, phase: str) -> dict:
             "badge": badge}
 
 
-def phone_parts(view: dict) -> dict[str, list[tuple[str, dict]]]:
-    """The phone board's piece of the same kind: the track, one rendering for the TV and every phone."""
+def _jobs(view: dict) -> list[dict]:
+    """The track (templates/engines/mafie/track.html), words made here, not in the template:
+    one rendering for the TV and every phone, re-rendered at a job's end."""
     over = view["phase"] == "game_over"
-    jobs = [{"slot": t["slot"], "result": t["result"], "current": t["slot"] == view["slot"] and not over,
+    return [{"slot": t["slot"], "result": t["result"], "current": t["slot"] == view["slot"] and not over,
              "size": ngettext("%(n)s member", "%(n)s members", t["team_size"]) % {"n": t["team_size"]},
              "two": t["fails_needed"] == 2,
              "res": _("Success") if t["result"] == "success" else
              ngettext("Foiled (%(n)s sabotage)", "Foiled (%(n)s sabotages)", t["fails"]) % {"n": t["fails"]}
              if t["result"] == "fail" else None}
             for t in view["track"]]
-    # Words made here, not in the template: the track is re-rendered at every job's end.
-    return {"track": [("engines/mafie/track.html", {"jobs": jobs})]}
 
 
-def board_key(view: dict) -> bytes | str:
-    """Everything templates/engines/mafie/phone_board.html (and the track it includes) shows."""
-    return key_of([view["track"], view["slot"], view["phase"] == "game_over", view["kmotr"],
-                   view["rejections"], view["last_vote"]])
+def _track(view: dict) -> dict[str, list[tuple[str, dict]]]:
+    return {"track": [("engines/mafie/track.html", {"jobs": _jobs(view)})]}
+
+
+def phone_fragments(view: dict, names: list[str], clock: dict) -> dict[str, tuple[str, dict]]:
+    """A phone's role card, panel and board, each a template and the only context it reads
+    (presenters/__init__.py).  No countdown in Mafie: ``clock`` is not shown."""
+    return {"role": (f"{TEMPLATE_DIR}/phone_role.html", _role_context(view, names)),
+            "panel": (f"{TEMPLATE_DIR}/phone_panel.html", _panel_context(view, names)),
+            "board": (f"{TEMPLATE_DIR}/phone_board.html", _board_context(view, names))}
+
+
+def _role_context(view: dict, names: list[str]) -> dict:
+    """phone_role.html: the role, the detectives' partners, what plot cards showed the phone."""
+    me = view["me"]
+    context = {"me": {"role": me["role"]}, "my_role_name": str(ROLE_NAMES.get(me["role"], me["role"])),
+               "partner_names": [names[s] for s in me.get("partners") or []]}
+    if view.get("plot") is not None:
+        context["plot"] = {"learnt": [_fact(fact, names) for fact in me.get("plot_learnt", [])]}
+    return context
+
+
+def _panel_context(view: dict, names: list[str]) -> dict:
+    """phone_panel.html, and nothing it does not show in this phase.
+
+    Phones with equal contexts share one rendering (rendering.py), so the lean context is the
+    speed: the seat is not here (the plot choices name seats where they differ), the role only
+    once the game is over (won or lost); "waiting for N more" only once a phone has nothing
+    left to do in the phase, and being on the crew only while the crew plays its cards —
+    during a vote, the phones still choosing share one panel and those that have voted another,
+    whoever is on the crew."""
+    me, phase = view["me"], view["phase"]
+    actions = me["actions"]
+    v = {"phase": phase}
+    context = {"v": v, "turn": view["turn"], "me": {"actions": actions}}
+    plot = {} if view.get("plot") is not None else None
+    waiting = phase in _OWN_MOVE and _OWN_MOVE[phase] not in actions
+    if phase == "game_over":
+        outcome = view["outcome"]
+        context.update(i_won=outcome["winner"] == TEAM_OF_ROLE[me["role"]],
+                       winner_name=str(TEAM_NAMES.get(outcome["winner"], outcome["winner"])),
+                       reason_text=str(REASONS.get(outcome["reason"], "")))
+        waiting = False
+    elif phase == "team_selection":
+        if "propose_team" in actions:
+            v.update(team_size=view["team_size"], options={"targeting": view["options"].get("targeting")})
+            if view["options"].get("targeting"):
+                v.update(track=[{"slot": t["slot"], "team_size": t["team_size"]} for t in view["track"]],
+                         open_slots=view["open_slots"])
+            context["rows"] = [{"seat": seat, "name": name} for seat, name in enumerate(names[:view["players"]])]
+        else:
+            context["kmotr_name"] = names[view["kmotr"]]
+    elif phase in ("team_vote", "action_play"):
+        context["team_names"] = [names[s] for s in view.get("team") or []]
+        if phase == "team_vote" and plot is not None:
+            opinion = _opinion(view, names)
+            plot["opinion"] = opinion
+            if opinion and not opinion["votes"] and "vote" not in actions:
+                context["me"]["voted"] = me.get("voted")
+                waiting = waiting and bool(me.get("voted"))
+        if phase == "action_play" and waiting:
+            context["me"]["on_team"] = me["on_team"]
+    elif phase in ("plot_deal", "plot_window"):
+        plot["choices"] = _plot_choices(view, names)
+        if phase == "plot_deal":
+            plot["drawn"] = [{"name": _card_name(c)} for c in view["plot"]["drawn"]]
+            pending = view["plot"]["pending"]
+            plot["pending"] = pending and {"name": _card_name(pending), "holder_name": names[pending["seat"]]}
+            if not plot["choices"] and not pending:
+                context["kmotr_name"] = names[view["kmotr"]]
+        else:
+            window = view["window"]
+            plot["window"] = window and _window(window, names)
+    if waiting:
+        context["waiting_count"] = _waiting_count(view)
+    if plot is not None:
+        plot["mine"] = [{"name": _card_name(h)} for h in view["plot"]["held"] if h["holder"] == me["seat"]]
+        context["plot"] = plot
+    return context
+
+
+def _board_context(view: dict, names: list[str]) -> dict:
+    """phone_board.html: the track, the Godfather, rejected crews, the last vote by name."""
+    last_vote = view.get("last_vote")
+    context = {"jobs": _jobs(view), "kmotr_name": names[view["kmotr"]],
+               "v": {"rejections": view["rejections"],
+                     "last_vote": last_vote and {key: last_vote[key] for key in ("approved", "approve", "reject")}}}
+    if last_vote:
+        context["rows"] = [{"name": names[seat], "last_vote": vote} for seat, vote in enumerate(last_vote["votes"])]
+    return context

@@ -22,7 +22,7 @@ from engines.mrakoslapi import cards as C
 from engines.mrakoslapi import day as D
 
 from ..text import showable
-from . import COMMON_ERRORS, FormError, form_seat, fill, key_of, own_view, public_view
+from . import COMMON_ERRORS, FormError, form_seat, fill, pick
 
 TEMPLATE_DIR = "engines/mrakoslapi"
 HOST_MOVES: dict = {}
@@ -551,22 +551,27 @@ ERRORS = {
 }
 
 
-def panel_key(view: dict) -> bytes | str:
-    """Everything phone_panel.html shows: the public view and the phone's own part but its seat."""
-    seat = view["me"]["seat"]
-    won = bool(view["outcome"]) and seat in view["outcome"]["winners"]
-    # At night a Medik's "yes" is the phone's own name: each phone's night is its own.
-    own_seat = seat if view["phase"] == "night" else None
-    return key_of([public_view(view), own_view(view), view["seats"][seat]["muted"], won, own_seat])
+# What each of a phone's templates reads of ``present``'s context (``phone_fragments``).
+ROLE_READS = ("my_cards", "fellow_names", "notices", "fake_dead")
+PANEL_READS = ("over", "fake_dead", "night", "phase_title", "night_steps", "can", "muted", "vote_for", "vote_seat",
+               "day", "accuse_targets", "accuse_claims", "shoot_targets", "i_won", "winner_name", "reason_text")
 
 
-def board_key(view: dict) -> bytes | str:
-    """Everything phone_board.html shows (public only)."""
-    return key_of(public_view(view))
-
-
-def role_key(view: dict) -> bytes | str:
-    """Everything phone_role.html shows: the phone's cards, fellows, notices and status."""
-    me = view["me"]
-    return key_of([me["status"], me["cards"], me["fellow_mafia"], me["notices"], view["phase"] == "over"])
-
+def phone_fragments(view: dict, names: list[str], clock: dict) -> dict[str, tuple[str, dict]]:
+    """A phone's cards, panel (with the countdown) and board, each a template and the only
+    context it reads (presenters/__init__.py): ``present``'s words, picked per template.  At
+    night a Medik's "yes" is the phone's own name: each phone's night steps are its own."""
+    context, me = present(view, names), view["me"]
+    night = me.get("night")
+    return {
+        "role": (f"{TEMPLATE_DIR}/phone_role.html", {**pick(context, ROLE_READS), "me": {"cards": me["cards"]}}),
+        "panel": (f"{TEMPLATE_DIR}/phone_panel.html",
+                  {**pick(context, PANEL_READS), **clock, "turn": view["turn"],
+                   "me": {"alive": me["alive"], "cards": me["cards"], "night": night and {"number": night["number"]}}}),
+        # Only the players out of the game or silenced are listed; the living are counted.
+        "board": (f"{TEMPLATE_DIR}/phone_board.html",
+                  {"rows": [{key: row[key] for key in ("alive", "muted", "name")}
+                            for row in context["rows"] if not row["alive"] or row["muted"]],
+                   "living": [row["name"] for row in context["living"]],
+                   **pick(context, ("phase_title", "morning"))}),
+    }
