@@ -283,14 +283,14 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
     kept = {} if kept is None else _bounded(kept)
     game = table.game
     seat_help = None
-    if host and game and game["status"] == "running":
-        _warm_seats(table, kept)
-        # Once per version for every host screen (the memo): it asks the engine for each
-        # absent seat's choices.
-        seat_help = memo.get(("seat_help",))
-        if seat_help is None:
-            seat_help = memo[("seat_help",)] = host_for_seats(table)
     with translation.override(table.language):
+        if host and game and game["status"] == "running":
+            _warm_seats(table, kept)
+            # Once per version for every host screen (the memo): it asks the engine for each
+            # absent seat's choices.
+            seat_help = memo.get(("seat_help",))
+            if seat_help is None:
+                seat_help = memo[("seat_help",)] = host_for_seats(table)
         board = functools.cache(lambda: _tv_board(table, kept, host))
         screen = {}
         for frag in ("tv-players", "tv-main"):
