@@ -164,9 +164,10 @@ def _base_context(table: Table) -> dict:
             "option_rows": _when_used(lambda: _option_rows(table.ruleset, table.options))}
 
 
-def _render(kept: dict, template: str, context: dict) -> str:
-    """A kept fragment: ``template`` rendered from ``context`` alone, in the active language,
-    once per distinct context for the whole room.
+def _render(kept: dict, language: str, template: str, context: dict) -> str:
+    """A kept fragment: ``template`` rendered from ``context`` alone in ``language`` (the active
+    one: callers render a screen under its room's language), once per distinct context for the
+    whole room.
 
     The one way anything enters ``kept`` (phone and TV alike), so a fragment is served only to
     a screen whose context is equal: the template sees that dict and nothing else (no request,
@@ -174,17 +175,27 @@ def _render(kept: dict, template: str, context: dict) -> str:
     of the template, the language and the context itself (``key_of``; ``plain`` refuses what
     could reach past it).  No key is written by hand, so none can leave out what a fragment
     shows: the way one seat's panel could reach another seat."""
-    key = (template, translation.get_language(), key_of(context))
+    key = (template, language, key_of(context))
     html = kept.get(key)
     if html is None:
-        html = kept[key] = render_to_string(template, context)
+        html = kept[key] = _in_language(language, lambda: render_to_string(template, context))
     return html
 
 
-def _parts(kept: dict, pieces: dict[str, list[tuple[str, dict]]]) -> dict[str, str]:
+def _in_language(language: str, make):
+    """``make()`` with ``language`` active.  Activating one (Django's context-local, ~3 µs each
+    way) cost as much as all else a phone's push does when its fragments come from ``kept``:
+    only when another is active."""
+    if translation.get_language() == language:
+        return make()
+    with translation.override(language):
+        return make()
+
+
+def _parts(kept: dict, language: str, pieces: dict[str, list[tuple[str, dict]]]) -> dict[str, str]:
     """Render pieces (a presenter's ``tv_parts``, the host's lobby controls), each once per
     distinct context, and join them."""
-    return {name: mark_safe("".join(_render(kept, template, context) for template, context in items))
+    return {name: mark_safe("".join(_render(kept, language, template, context) for template, context in items))
             for name, items in pieces.items()}
 
 
@@ -214,7 +225,7 @@ def _warm_seats(table: Table, kept: dict) -> None:
     """During a game, for the host's TV: render the lobby's seat rows of players who join
     meanwhile as they join.  The lobby comes back with the game's last tap, which would
     otherwise render them all at once (docs/performance.md)."""
-    _parts(kept, {"seats": _seat_pieces(table)})
+    _parts(kept, table.language, {"seats": _seat_pieces(table)})
 
 
 def _tv_narration(table: Table, board) -> dict:
@@ -235,10 +246,20 @@ def _tv_settings(table: Table, kept: dict, host: bool) -> dict:
     if not host or (game and game["status"] == "running"):
         return {}
     return {"host": True, "game_status": game and game["status"],
-            "host_parts": _parts(kept, {"settings": _settings_piece(table)})}
+            "host_parts": _parts(kept, table.language, {"settings": _settings_piece(table)})}
 
 
-def _tv_host(table: Table, kept: dict, host: bool, seat_help: dict | None) -> dict:
+def _public_view(table: Table, memo: dict) -> dict:
+    """The running game's view for no seat (the TV's): what every screen may show, asked of the
+    engine once per room version (``memo``)."""
+    view = memo.get(("public view",))
+    if view is None:
+        game = table.game
+        view = memo[("public view",)] = registry.get(game["ruleset"]).view(game["state"], None)
+    return view
+
+
+def _tv_host(table: Table, kept: dict, memo: dict, host: bool, seat_help: dict | None) -> dict:
     """The host's bar: in a game his moves, a choice for an absent seat, pause and end; in the
     lobby the seating and the start button."""
     game = table.game
@@ -246,12 +267,12 @@ def _tv_host(table: Table, kept: dict, host: bool, seat_help: dict | None) -> di
         return {}
     context = {"host": True, "in_game": bool(game), "game_status": game and game["status"], "code": table.code}
     if game and game["status"] == "running":
-        view = registry.get(game["ruleset"]).view(game["state"], None)
+        view = _public_view(table, memo)
         context.update(paused=paused(game), turn=view.get("turn"), seat_help=seat_help,
                        host_moves=host_moves(game["ruleset"], view))
     else:
         ruleset = registry.get(table.ruleset)
-        context.update(host_parts=_parts(kept, {"seats": _seat_pieces(table)}),
+        context.update(host_parts=_parts(kept, table.language, {"seats": _seat_pieces(table)}),
                        can_start=ruleset.min_players <= len(table.players) <= ruleset.max_players)
     return context
 
@@ -261,16 +282,16 @@ def _tv_door(table: Table, host: bool) -> dict:
     return {"host": True, "code": table.code, "claims": table.claims, "locked": table.locked} if host else {}
 
 
-def _tv_board(table: Table, kept: dict, host: bool) -> dict:
+def _tv_board(table: Table, kept: dict, memo: dict, host: bool) -> dict:
     """The TV's board and roster: everything they may show, made once per room version."""
     context = _base_context(table)
     context.update(host=host, in_game=bool(table.game))
     if table.game:
-        view = registry.get(table.game["ruleset"]).view(table.game["state"], None)
+        view = _public_view(table, memo)
         context.update(_game_context(table, view))
         tv_parts = part(table.game["ruleset"], "tv_parts")
         if tv_parts is not None:
-            context["parts"] = _parts(kept, tv_parts(view, context))
+            context["parts"] = _parts(kept, table.language, tv_parts(view, context))
     return context
 
 
@@ -281,26 +302,30 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
     they are kept across versions (``_render``), each from a small context of its own."""
     memo = {} if memo is None else memo
     kept = {} if kept is None else _bounded(kept)
+    return _in_language(table.language, lambda: _tv(table, host, memo, kept))
+
+
+def _tv(table: Table, host: bool, memo: dict, kept: dict) -> dict[str, str]:
     game = table.game
     seat_help = None
-    with translation.override(table.language):
-        if host and game and game["status"] == "running":
-            _warm_seats(table, kept)
-            # Once per version for every host screen (the memo): it asks the engine for each
-            # absent seat's choices.
-            seat_help = memo.get(("seat_help",))
-            if seat_help is None:
-                seat_help = memo[("seat_help",)] = host_for_seats(table)
-        board = functools.cache(lambda: _tv_board(table, kept, host))
-        screen = {}
-        for frag in ("tv-players", "tv-main"):
-            html = memo.get(("tv", frag))
-            if html is None:
-                html = memo[("tv", frag)] = render_to_string(f"screens/tv.html#{frag}", board())
-            screen[frag] = html
-        contexts = {"tv-narration": _tv_narration(table, board), "tv-settings": _tv_settings(table, kept, host),
-                    "tv-host": _tv_host(table, kept, host, seat_help), "tv-door": _tv_door(table, host)}
-        screen.update({frag: _render(kept, f"screens/tv.html#{frag}", context) for frag, context in contexts.items()})
+    if host and game and game["status"] == "running":
+        _warm_seats(table, kept)
+        # Once per version for every host screen (the memo): it asks the engine for each
+        # absent seat's choices.
+        seat_help = memo.get(("seat_help",))
+        if seat_help is None:
+            seat_help = memo[("seat_help",)] = host_for_seats(table)
+    board = functools.cache(lambda: _tv_board(table, kept, memo, host))
+    screen = {}
+    for frag in ("tv-players", "tv-main"):
+        html = memo.get(("tv", frag))
+        if html is None:
+            html = memo[("tv", frag)] = render_to_string(f"screens/tv.html#{frag}", board())
+        screen[frag] = html
+    contexts = {"tv-narration": _tv_narration(table, board), "tv-settings": _tv_settings(table, kept, host),
+                "tv-host": _tv_host(table, kept, memo, host, seat_help), "tv-door": _tv_door(table, host)}
+    screen.update({frag: _render(kept, table.language, f"screens/tv.html#{frag}", context)
+                   for frag, context in contexts.items()})
     return {frag: screen[frag] for frag in TV_FRAGMENTS}
 
 
@@ -308,32 +333,43 @@ def _idle_panel(table: Table, ended: bool) -> dict:
     """A phone without a seat: a watcher's fixed text, or the lobby (the ruleset, who joined)."""
     if table.game and table.game["status"] == "running":
         return {"in_game": False, "spectating": True}
-    return {"in_game": False, "ended_by_host": ended, "ruleset": {"title": str(registry.get(table.ruleset).title)},
+    return {"in_game": False, "ended_by_host": ended, "ruleset": {"title": registry.get(table.ruleset).title},
             "players": [{"name": p["name"]} for p in table.players]}
+
+
+def _seated(table: Table, seat: int, memo: dict) -> dict[str, dict]:
+    """A seated phone's role card, panel and board, each the presenter's context in the frame
+    around it (phone.html): one dict, one key.  Made in the room's language (they hold words)."""
+    game = table.game
+    pres = presenter(game["ruleset"])
+    view = registry.get(game["ruleset"]).view(game["state"], seat)
+    clock = {"deadline": deadline(game), "time_left": frozen_time_left(game)}
+    fragments = pres.phone_fragments(view, game["names"], clock)
+    board = memo.get(("phone board",))
+    if board is None:   # the same for every phone: made once per version, of the TV's view
+        board = memo[("phone board",)] = pres.phone_board(_public_view(table, memo), game["names"])
+    fragments["board"] = board
+    shell = {"role": {}, "panel": {"paused": paused(game)}, "board": {}}
+    return {f"ph-{name}": {**context, **shell[name], "in_game": True, "body": template}
+            for name, (template, context) in fragments.items()}
 
 
 def phone_screen(table: Table, player_id: int, memo: dict | None = None,
                  kept: dict | None = None) -> dict[str, str]:
     """One phone's screen, every fragment kept for the whole room (``_render``): phones whose
     fragments have equal contexts share one rendering, and a phone's name line or role card is
-    rendered once, not once per tap.  (``memo``, one room version's, is the TV's concern.)"""
+    rendered once, not once per tap.  ``memo`` (one room version's) holds what every phone
+    shares: the public view and the board made of it."""
+    memo = {} if memo is None else memo
     kept = {} if kept is None else _bounded(kept)
     me = next((p for p in table.players if p["id"] == player_id), None)
     game = table.game
     # A game the host ended is over for everyone at once: every phone is back in the lobby.
     ended = bool(game and game["status"] == "abandoned")
-    seat = game["seats"].index(player_id) if game and not ended and player_id in game["seats"] else None
-    with translation.override(table.language):
-        if seat is not None:
-            view = registry.get(game["ruleset"]).view(game["state"], seat)
-            clock = {"deadline": deadline(game), "time_left": frozen_time_left(game)}
-            fragments = presenter(game["ruleset"]).phone_fragments(view, game["names"], clock)
-            shell = {"role": {}, "panel": {"paused": paused(game)}, "board": {}}
-            # The presenter's context and the frame around it (phone.html): one dict, one key.
-            contexts = {f"ph-{name}": {**context, **shell[name], "in_game": True, "body": template}
-                        for name, (template, context) in fragments.items()}
-        else:
-            contexts = {"ph-role": {"in_game": False}, "ph-board": {"in_game": False},
-                        "ph-panel": _idle_panel(table, ended)}
-        contexts["ph-head"] = {"player": {"name": me["name"]} if me else None, "code": table.code}
-        return {frag: _render(kept, f"screens/phone.html#{frag}", contexts[frag]) for frag in PHONE_FRAGMENTS}
+    if game and not ended and player_id in game["seats"]:
+        contexts = _in_language(table.language, lambda: _seated(table, game["seats"].index(player_id), memo))
+    else:
+        contexts = {"ph-role": {"in_game": False}, "ph-board": {"in_game": False}, "ph-panel": _idle_panel(table, ended)}
+    contexts["ph-head"] = {"player": {"name": me["name"]} if me else None, "code": table.code}
+    return {frag: _render(kept, table.language, f"screens/phone.html#{frag}", contexts[frag])
+            for frag in PHONE_FRAGMENTS}

@@ -20,12 +20,15 @@ _MODULE_OF = {"granna": "classic", "mafia_pl": "classic"}
 
 
 # What every presenter module provides (rendering.py, taps.py and views call these) ...
-# ``phone_fragments(view, names, clock)`` → {"role"|"panel"|"board": (template, context)}: a
-# seated phone's three kept fragments, each a template and the only context it may read
-# (rendering.py keys each by exactly that context, so it must hold all the template shows and,
-# for phones to share renderings, nothing else; ``clock`` is {"deadline", "time_left"}, for a
-# template that shows the countdown).
-REQUIRED = ("TEMPLATE_DIR", "ERRORS", "present", "narrate", "parse_action", "phone_fragments", "role_text")
+# A seated phone's kept fragments, each a template and the only context it may read
+# (rendering.py keys each by exactly that context, so it holds all the template shows and, for
+# phones to share renderings, nothing else):
+#   ``phone_fragments(view, names, clock)`` → {"role": (template, context), "panel": (…)} from
+#     the seat's view; ``clock`` is {"deadline", "time_left"}, for a panel with a countdown;
+#   ``phone_board(view, names)`` → (template, context) from the TV's view (seat None): one
+#     board for every phone, made once per room version, and public by construction.
+REQUIRED = ("TEMPLATE_DIR", "ERRORS", "present", "narrate", "parse_action", "phone_fragments", "phone_board",
+            "role_text")
 # ... and what it may leave out, with what stands in for a part left out.
 OPTIONAL = {
     "OPTION_LABELS": {},     # option key → (label, help) in the ruleset's words; else the engine's English

@@ -526,11 +526,9 @@ PANEL_READS = ("night", "step_name", "night_row", "picks", "choices", "shooter_n
 
 
 def phone_fragments(view: dict, names: list[str], clock: dict) -> dict[str, tuple[str, dict]]:
-    """A phone's role card, panel (with the countdown) and board, each a template and the only
-    context it reads (presenters/__init__.py): ``present``'s words, picked per template."""
+    """A phone's role card and panel (with the countdown), each a template and the only context
+    it reads (presenters/__init__.py): ``present``'s words, picked per template."""
     context, me = present(view, names), view["me"]
-    dead = [{"alive": False, "name": row["name"], "role_name": row["role_name"], "cause": row["cause"]}
-            for row in context["rows"] if not row["alive"]]
     return {
         "role": (f"{TEMPLATE_DIR}/phone_role.html",
                  {**pick(context, ROLE_READS), "me": {"judge_used": me["judge_used"]}}),
@@ -539,8 +537,15 @@ def phone_fragments(view: dict, names: list[str], clock: dict) -> dict[str, tupl
                    "v": {"phase": view["phase"], "vote": bool(view.get("vote")),
                          "options": {"judge": view["options"].get("judge")}},
                    "me": {key: me.get(key) for key in ("alive", "keep_secret", "voted", "locked")}}),
-        # Only the players out of the game are listed; the living are counted.
-        "board": (f"{TEMPLATE_DIR}/phone_board.html",
-                  {"v": {"round": view["round"]}, "rows": dead, "living": [row["name"] for row in context["living"]],
-                   **pick(context, ("last_vote",))}),
     }
+
+
+def phone_board(view: dict, names: list[str]) -> tuple[str, dict]:
+    """The phones' board, from the TV's view: the round, who is out (and as what), the last
+    vote.  Only the players out of the game are listed; the living are counted."""
+    context = present(view, names)
+    dead = [{"alive": False, "name": row["name"], "role_name": row["role_name"], "cause": row["cause"]}
+            for row in context["rows"] if not row["alive"]]
+    return f"{TEMPLATE_DIR}/phone_board.html", {
+        "v": {"round": view["round"]}, "rows": dead, "living": [row["name"] for row in context["living"]],
+        **pick(context, ("last_vote",))}

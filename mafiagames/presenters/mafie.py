@@ -478,11 +478,22 @@ def _track(view: dict) -> dict[str, list[tuple[str, dict]]]:
 
 
 def phone_fragments(view: dict, names: list[str], clock: dict) -> dict[str, tuple[str, dict]]:
-    """A phone's role card, panel and board, each a template and the only context it reads
+    """A phone's role card and panel, each a template and the only context it reads
     (presenters/__init__.py).  No countdown in Mafie: ``clock`` is not shown."""
     return {"role": (f"{TEMPLATE_DIR}/phone_role.html", _role_context(view, names)),
-            "panel": (f"{TEMPLATE_DIR}/phone_panel.html", _panel_context(view, names)),
-            "board": (f"{TEMPLATE_DIR}/phone_board.html", _board_context(view, names))}
+            "panel": (f"{TEMPLATE_DIR}/phone_panel.html", _panel_context(view, names))}
+
+
+def phone_board(view: dict, names: list[str]) -> tuple[str, dict]:
+    """The phones' board, from the TV's view: the track, the Godfather, rejected crews, the last
+    vote by name."""
+    last_vote = view.get("last_vote")
+    context = {"jobs": _jobs(view), "kmotr_name": names[view["kmotr"]],
+               "v": {"rejections": view["rejections"],
+                     "last_vote": last_vote and {key: last_vote[key] for key in ("approved", "approve", "reject")}}}
+    if last_vote:
+        context["rows"] = [{"name": names[seat], "last_vote": vote} for seat, vote in enumerate(last_vote["votes"])]
+    return f"{TEMPLATE_DIR}/phone_board.html", context
 
 
 def _role_context(view: dict, names: list[str]) -> dict:
@@ -551,15 +562,4 @@ def _panel_context(view: dict, names: list[str]) -> dict:
     if plot is not None:
         plot["mine"] = [{"name": _card_name(h)} for h in view["plot"]["held"] if h["holder"] == me["seat"]]
         context["plot"] = plot
-    return context
-
-
-def _board_context(view: dict, names: list[str]) -> dict:
-    """phone_board.html: the track, the Godfather, rejected crews, the last vote by name."""
-    last_vote = view.get("last_vote")
-    context = {"jobs": _jobs(view), "kmotr_name": names[view["kmotr"]],
-               "v": {"rejections": view["rejections"],
-                     "last_vote": last_vote and {key: last_vote[key] for key in ("approved", "approve", "reject")}}}
-    if last_vote:
-        context["rows"] = [{"name": names[seat], "last_vote": vote} for seat, vote in enumerate(last_vote["votes"])]
     return context

@@ -558,9 +558,9 @@ PANEL_READS = ("over", "fake_dead", "night", "phase_title", "night_steps", "can"
 
 
 def phone_fragments(view: dict, names: list[str], clock: dict) -> dict[str, tuple[str, dict]]:
-    """A phone's cards, panel (with the countdown) and board, each a template and the only
-    context it reads (presenters/__init__.py): ``present``'s words, picked per template.  At
-    night a Medik's "yes" is the phone's own name: each phone's night steps are its own."""
+    """A phone's cards and panel (with the countdown), each a template and the only context it
+    reads (presenters/__init__.py): ``present``'s words, picked per template.  At night a
+    Medik's "yes" is the phone's own name: each phone's night steps are its own."""
     context, me = present(view, names), view["me"]
     night = me.get("night")
     return {
@@ -568,10 +568,14 @@ def phone_fragments(view: dict, names: list[str], clock: dict) -> dict[str, tupl
         "panel": (f"{TEMPLATE_DIR}/phone_panel.html",
                   {**pick(context, PANEL_READS), **clock, "turn": view["turn"],
                    "me": {"alive": me["alive"], "cards": me["cards"], "night": night and {"number": night["number"]}}}),
-        # Only the players out of the game or silenced are listed; the living are counted.
-        "board": (f"{TEMPLATE_DIR}/phone_board.html",
-                  {"rows": [{key: row[key] for key in ("alive", "muted", "name")}
-                            for row in context["rows"] if not row["alive"] or row["muted"]],
-                   "living": [row["name"] for row in context["living"]],
-                   **pick(context, ("phase_title", "morning"))}),
     }
+
+
+def phone_board(view: dict, names: list[str]) -> tuple[str, dict]:
+    """The phones' board, from the TV's view: the day or night, this morning's news, who is out
+    or silenced (listed), the living (counted)."""
+    context = present(view, names)
+    return f"{TEMPLATE_DIR}/phone_board.html", {
+        "rows": [{key: row[key] for key in ("alive", "muted", "name")}
+                 for row in context["rows"] if not row["alive"] or row["muted"]],
+        "living": [row["name"] for row in context["living"]], **pick(context, ("phase_title", "morning"))}

@@ -67,7 +67,7 @@ def whole_context(table: Table, screen) -> dict:
     ended = bool(game) and game["status"] == "abandoned"
     context = rendering._base_context(table)
     context.update(claims=table.claims, locked=table.locked, host=screen == "host",
-                   host_parts=rendering._parts({}, {"settings": rendering._settings_piece(table),
+                   host_parts=rendering._parts({}, table.language, {"settings": rendering._settings_piece(table),
                                                     "seats": rendering._seat_pieces(table)}))
     if screen in ("host", "tv"):
         context["in_game"] = bool(game)
@@ -91,8 +91,9 @@ def check_kept_fragments(ruleset, language: str = "en") -> int:
     served: list[tuple[str, dict, str]] = []
     real = rendering._render
 
-    def spy(kept, template, context):
-        html = real(kept, template, context)
+    def spy(kept, language, template, context):
+        assert language == table.language   # the room's
+        html = real(kept, language, template, context)
         served.append((template, context, html))
         return html
 
