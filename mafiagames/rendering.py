@@ -7,9 +7,10 @@ tests can render a seat's screen for any state without a database.
 
 Rendering is the expensive part of a push (DESIGN.md §8), so each fragment is rendered once
 per distinct input: callers pass a ``memo`` dict that lives as long as one version of the
-room (``screens.Snapshot``), and fragments are keyed by exactly what they show — the TV's
-once for every TV, the public phone board once for every phone, a phone's panel once for
-every seat whose view is equal apart from the seat number.
+room (``screens.Snapshot``) — the TV's board and roster, once for every TV — and a ``kept``
+dict that lives as long as the room, for every other fragment: each is one template rendered
+from one small context, and kept under the template, the language and that context
+(``_render``), so a phone's panel is rendered once for every seat that is shown the same.
 """
 
 from __future__ import annotations
@@ -61,16 +62,17 @@ def version_marker(version: int) -> str:
 
 def _option_rows(slug: str, chosen: dict) -> list[dict]:
     ruleset = registry.get(slug)
-    labels = part(slug, "OPTION_LABELS")
-    choice_words = part(slug, "OPTION_CHOICES")
+    labels, choice_words = presenter(slug).OPTION_LABELS, presenter(slug).OPTION_CHOICES
     rows = []
     for option in ruleset.options():
         option: Option
         if not option.offered:
             continue
-        label, help_text = labels.get(option.key, (option.label, option.help))
+        # The words are the presenter's alone (tests/web/test_presenter_words.py holds every
+        # offered option to having them there); the engine's English is not shown.
+        label, help_text = labels[option.key]
         value = chosen.get(option.key, option.default)
-        choices = [(choice, choice_words.get(option.key, {}).get(choice, text)) for choice, text in option.choices]
+        choices = [(choice, choice_words[option.key][choice]) for choice, _text in option.choices]
         rows.append({"key": option.key, "label": label, "help": help_text, "kind": option.kind, "value": value,
                      "choices": choices, "value_label": dict(choices).get(value, value)})
     return rows
@@ -153,8 +155,8 @@ def host_for_seats(table: Table) -> dict:
 
 def _when_used(make):
     """A context value made only if a template uses it, and then once (Django calls a callable
-    it finds in a context): the lobby's option rows are not shown during a game, nor the track
-    in a phone's panel, yet every rendering of those fragments made them."""
+    it finds in a context): the lobby's option rows are not shown on the TV's board during a
+    game.  Never in a kept fragment's context (``plain`` refuses it: no key could name it)."""
     return functools.cache(make)
 
 

@@ -8,10 +8,13 @@ says whose words to use: an edition, a re-theme).
 
 import functools
 import marshal
+from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import import_module
 
 from django.utils.functional import Promise
 from django.utils.safestring import SafeData, mark_safe
+from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
 
 
@@ -27,12 +30,13 @@ _MODULE_OF = {"granna": "classic", "mafia_pl": "classic"}
 #     the seat's view; ``clock`` is {"deadline", "time_left"}, for a panel with a countdown;
 #   ``phone_board(view, names)`` → (template, context) from the TV's view (seat None): one
 #     board for every phone, made once per room version, and public by construction.
+# ``OPTION_LABELS``: option key → (label, help), ``OPTION_CHOICES``: option key → {choice: words},
+# for every option a host is offered — the one place of their words (the engines' English is not
+# shown; tests/web/test_presenter_words.py).
 REQUIRED = ("TEMPLATE_DIR", "ERRORS", "present", "narrate", "parse_action", "phone_fragments", "phone_board",
-            "role_text")
+            "role_text", "OPTION_LABELS", "OPTION_CHOICES")
 # ... and what it may leave out, with what stands in for a part left out.
 OPTIONAL = {
-    "OPTION_LABELS": {},     # option key → (label, help) in the ruleset's words; else the engine's English
-    "OPTION_CHOICES": {},    # option key → {choice: words}
     "HOST_MOVES": {},        # host move type → button label; else the type
     "proxy_label": None,     # (move, names) → the words of a choice the host makes for a seat
     "tv_parts": None,        # (view, context) → the TV's pieces, each rendered once per distinct context
@@ -71,6 +75,37 @@ def form_seat(raw) -> int:
         raise FormError(gettext("Not a player: %(value)s") % {"value": raw}) from None
 
 
+def text(raw) -> str:
+    """A form field read as words, "" when missing (``button_action``)."""
+    return raw or ""
+
+
+@dataclass(frozen=True)
+class Maybe:
+    """A button field that may be left out: the action then has no such key."""
+
+    read: Callable
+
+
+def button_action(post, buttons: dict[str, dict[str, Callable | Maybe]]) -> dict | None:
+    """The action a phone's button sends: its hidden fields are an engine move's fields (each
+    presenter lists its moves' fields, each with how to read it, ``BUTTONS``), so one reading
+    serves every ruleset.  None when the posted ``action`` is not such a button (a form with the
+    player's own choice: a crew, a claim, a text)."""
+    fields = buttons.get(post.get("action", ""))
+    if fields is None:
+        return None
+    action = {"type": post["action"]}
+    for name, read in fields.items():
+        raw = post.get(name)
+        if isinstance(read, Maybe):
+            if not raw:
+                continue
+            read = read.read
+        action[name] = read(raw)
+    return action
+
+
 # Words for the refusals every engine shares (engines.base.handler_for, and the turn checks each
 # engine makes); a presenter's ERRORS adds its own ruleset's codes to these.
 COMMON_ERRORS = {
@@ -88,6 +123,11 @@ COMMON_ERRORS = {
     "not_removable": gettext_lazy("The host can remove a living player by day only."),
     "target_dead": gettext_lazy("Pick a player still in the game."),
 }
+
+
+def seconds(*values: str) -> dict:
+    """The words of a setting's choices in seconds ("30" → "30 s"), for ``OPTION_CHOICES``."""
+    return {value: format_lazy(gettext_lazy("{n} s"), n=value) for value in values}
 
 
 def key_of(value) -> bytes | str:

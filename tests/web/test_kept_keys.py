@@ -156,7 +156,7 @@ def test_a_context_that_drops_an_input_is_caught(monkeypatch):
     """The failing-first check of the checks above: Mafie's panel context without the crew's
     names renders a vote without the crew, silently — the comparison with the whole context
     names it."""
-    from mafiagames.presenters import mafie
+    from mafiagames.presenters.mafie import context as mafie
 
     real = mafie._panel_context
 
