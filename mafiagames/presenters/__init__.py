@@ -1,9 +1,12 @@
 """Per-ruleset presenters: turn an engine's view dict into template context and sentences.
 
 Engines speak in codes and seat numbers (DESIGN.md §4 i18n); presenters are the one place
-those codes become translated words and seats become names.  Each presenter module
-exposes ``present(view, names) -> dict`` and ``narrate(item, names, view) -> str`` (the view
-says whose words to use: an edition, a re-theme).
+those codes become translated words and seats become names.  Each presenter is a package
+of three modules by job — ``words`` (the translated tables and the sentences made of them),
+``context`` (what each template gets), ``forms`` (a phone's tap into an action) — exposing the
+contract below (``REQUIRED``, ``OPTIONAL``).  What they share lives here: the refusals every
+engine has, one reading of a button's fields (``button_action``), the keys of kept fragments
+(``key_of``).
 """
 
 import functools
