@@ -7,9 +7,10 @@ tests can render a seat's screen for any state without a database.
 
 Rendering is the expensive part of a push (DESIGN.md §8), so each fragment is rendered once
 per distinct input: callers pass a ``memo`` dict that lives as long as one version of the
-room (``screens.Snapshot``), and fragments are keyed by exactly what they show — the TV's
-once for every TV, the public phone board once for every phone, a phone's panel once for
-every seat whose view is equal apart from the seat number.
+room (``screens.Snapshot``) — the TV's board and roster, once for every TV — and a ``kept``
+dict that lives as long as the room, for every other fragment: each is one template rendered
+from one small context, and kept under the template, the language and that context
+(``_render``), so a phone's panel is rendered once for every seat that is shown the same.
 """
 
 from __future__ import annotations
@@ -61,16 +62,17 @@ def version_marker(version: int) -> str:
 
 def _option_rows(slug: str, chosen: dict) -> list[dict]:
     ruleset = registry.get(slug)
-    labels = part(slug, "OPTION_LABELS")
-    choice_words = part(slug, "OPTION_CHOICES")
+    labels, choice_words = presenter(slug).OPTION_LABELS, presenter(slug).OPTION_CHOICES
     rows = []
     for option in ruleset.options():
         option: Option
         if not option.offered:
             continue
-        label, help_text = labels.get(option.key, (option.label, option.help))
+        # The words are the presenter's alone (tests/web/test_presenter_words.py holds every
+        # offered option to having them there); the engine's English is not shown.
+        label, help_text = labels[option.key]
         value = chosen.get(option.key, option.default)
-        choices = [(choice, choice_words.get(option.key, {}).get(choice, text)) for choice, text in option.choices]
+        choices = [(choice, choice_words[option.key][choice]) for choice, _text in option.choices]
         rows.append({"key": option.key, "label": label, "help": help_text, "kind": option.kind, "value": value,
                      "choices": choices, "value_label": dict(choices).get(value, value)})
     return rows
@@ -126,11 +128,6 @@ def frozen_time_left(game: dict) -> str | None:
     return f"{seconds // 60}:{seconds % 60:02d}" if seconds >= 60 else str(seconds)
 
 
-def _pause_key(game: dict | None) -> tuple:
-    """What a fragment shows of the clock and a pause, as a key: the due time moves on resume."""
-    return (paused(game), deadline(game), frozen_time_left(game)) if game else ()
-
-
 def host_moves(slug: str, state: dict) -> list[dict]:
     """The host's in-game buttons (the engine's ``host_moves``), worded by the ruleset's presenter."""
     labels = part(slug, "HOST_MOVES")
@@ -158,8 +155,8 @@ def host_for_seats(table: Table) -> dict:
 
 def _when_used(make):
     """A context value made only if a template uses it, and then once (Django calls a callable
-    it finds in a context): the lobby's option rows are not shown during a game, nor the track
-    in a phone's panel, yet every rendering of those fragments made them."""
+    it finds in a context): the lobby's option rows are not shown on the TV's board during a
+    game.  Never in a kept fragment's context (``plain`` refuses it: no key could name it)."""
     return functools.cache(make)
 
 
@@ -169,27 +166,39 @@ def _base_context(table: Table) -> dict:
             "option_rows": _when_used(lambda: _option_rows(table.ruleset, table.options))}
 
 
-def _render(memo: dict, key: tuple, template: str, make_context, language: str | None = None) -> str:
-    """The fragment under ``key``, rendered in ``language`` unless the memo has it.  The language
-    is activated only to render (most fragments of a push come from the memo, and activating
-    it cost as much as all else a phone does); None: already active (a piece of a fragment)."""
-    html = memo.get(key)
+def _render(kept: dict, language: str, template: str, context: dict) -> str:
+    """A kept fragment: ``template`` rendered from ``context`` alone in ``language`` (the active
+    one: callers render a screen under its room's language), once per distinct context for the
+    whole room.
+
+    The one way anything enters ``kept`` (phone and TV alike), so a fragment is served only to
+    a screen whose context is equal: the template sees that dict and nothing else (no request,
+    so no context processors; an ``{% include %}`` inherits the same dict), and the key is made
+    of the template, the language and the context itself (``key_of``; ``plain`` refuses what
+    could reach past it).  No key is written by hand, so none can leave out what a fragment
+    shows: the way one seat's panel could reach another seat."""
+    key = (template, language, key_of(context))
+    html = kept.get(key)
     if html is None:
-        if language is None:
-            html = render_to_string(template, make_context())
-        else:
-            with translation.override(language):
-                html = render_to_string(template, make_context())
-        memo[key] = html
+        html = kept[key] = _in_language(language, lambda: render_to_string(template, context))
     return html
 
 
-def _parts(kept: dict, pieces: dict[str, list[tuple[str, dict]]]) -> dict[str, str]:
-    """Render a presenter's pieces (``tv_parts``), each once per distinct context, and join them."""
-    return {name: mark_safe("".join(
-        _render(kept, ("part", template, key_of(context)), template,
-                lambda context=context: context)
-        for template, context in items)) for name, items in pieces.items()}
+def _in_language(language: str, make):
+    """``make()`` with ``language`` active.  Activating one (Django's context-local, ~3 µs each
+    way) cost as much as all else a phone's push does when its fragments come from ``kept``:
+    only when another is active."""
+    if translation.get_language() == language:
+        return make()
+    with translation.override(language):
+        return make()
+
+
+def _parts(kept: dict, language: str, pieces: dict[str, list[tuple[str, dict]]]) -> dict[str, str]:
+    """Render pieces (a presenter's ``tv_parts``, the host's lobby controls), each once per
+    distinct context, and join them."""
+    return {name: mark_safe("".join(_render(kept, language, template, context) for template, context in items))
+            for name, items in pieces.items()}
 
 
 def _bounded(kept: dict) -> dict:
@@ -199,12 +208,12 @@ def _bounded(kept: dict) -> dict:
     return kept
 
 
-def _host_pieces(table: Table, option_rows: list[dict]) -> dict[str, list[tuple[str, dict]]]:
-    """The host's lobby controls in pieces: the settings, and one row per seat — a join or a
-    new game's watchers re-render their own rows only (the settings stay the same)."""
-    settings_context = {"code": table.code, "ruleset": table.ruleset, "option_rows": option_rows,
-                        "rulesets": [(r.slug, r.title) for r in registry.all()]}
-    return {"settings": [("screens/host_settings.html", settings_context)], "seats": _seat_pieces(table)}
+def _settings_piece(table: Table) -> list[tuple[str, dict]]:
+    """The host's game and options: a piece of its own, so a join (a new seat row) does not
+    re-render them."""
+    return [("screens/host_settings.html", {
+        "code": table.code, "ruleset": table.ruleset, "option_rows": _option_rows(table.ruleset, table.options),
+        "rulesets": [(r.slug, r.title) for r in registry.all()]})]
 
 
 def _seat_pieces(table: Table) -> list[tuple[str, dict]]:
@@ -214,122 +223,155 @@ def _seat_pieces(table: Table) -> list[tuple[str, dict]]:
             for i, p in enumerate(table.players)]
 
 
-def _seating(table: Table) -> bytes | str:
-    """Who sits where, as a key: what the host's seat rows show besides the room."""
-    return key_of([(p["id"], p["name"]) for p in table.players])
-
-
 def _warm_seats(table: Table, kept: dict) -> None:
     """During a game, for the host's TV: render the lobby's seat rows of players who join
     meanwhile as they join.  The lobby comes back with the game's last tap, which would
     otherwise render them all at once (docs/performance.md)."""
-    key = ("seats", _seating(table))
-    if key not in kept:
-        with translation.override(table.language):
-            _parts(kept, {"seats": _seat_pieces(table)})
-        kept[key] = True
+    _parts(kept, table.language, {"seats": _seat_pieces(table)})
+
+
+def _tv_narration(table: Table, board) -> dict:
+    """What the TV's narration shows: the lines of the turn, spoken once per turn (its key)."""
+    game = table.game
+    if not game:
+        return {"in_game": False}
+    context = {"in_game": True, "game_status": game["status"], "game_id": game["id"],
+               "turn": game["state"].get("turn")}
+    if game["status"] != "abandoned":   # the host ended it: one fixed line instead
+        context.update({key: board()[key] for key in ("narration", "phase_title")})
+    return context
+
+
+def _tv_settings(table: Table, kept: dict, host: bool) -> dict:
+    """The host's game and options, in the lobby only (one kept piece: tv-settings)."""
+    game = table.game
+    if not host or (game and game["status"] == "running"):
+        return {}
+    return {"host": True, "game_status": game and game["status"],
+            "host_parts": _parts(kept, table.language, {"settings": _settings_piece(table)})}
+
+
+def _public_view(table: Table, memo: dict) -> dict:
+    """The running game's view for no seat (the TV's): what every screen may show, asked of the
+    engine once per room version (``memo``)."""
+    view = memo.get(("public view",))
+    if view is None:
+        game = table.game
+        view = memo[("public view",)] = registry.get(game["ruleset"]).view(game["state"], None)
+    return view
+
+
+def _tv_host(table: Table, kept: dict, memo: dict, host: bool, seat_help: dict | None) -> dict:
+    """The host's bar: in a game his moves, a choice for an absent seat, pause and end; in the
+    lobby the seating and the start button."""
+    game = table.game
+    if not host:
+        return {}
+    context = {"host": True, "in_game": bool(game), "game_status": game and game["status"], "code": table.code}
+    if game and game["status"] == "running":
+        view = _public_view(table, memo)
+        context.update(paused=paused(game), turn=view.get("turn"), seat_help=seat_help,
+                       host_moves=host_moves(game["ruleset"], game["state"]))
+    else:
+        ruleset = registry.get(table.ruleset)
+        context.update(host_parts=_parts(kept, table.language, {"seats": _seat_pieces(table)}),
+                       can_start=ruleset.min_players <= len(table.players) <= ruleset.max_players)
+    return context
+
+
+def _tv_door(table: Table, host: bool) -> dict:
+    """Who may come in (the host's alone): requests for a seat, the lock."""
+    return {"host": True, "code": table.code, "claims": table.claims, "locked": table.locked} if host else {}
+
+
+def _tv_board(table: Table, kept: dict, memo: dict, host: bool) -> dict:
+    """The TV's board and roster: everything they may show, made once per room version."""
+    context = _base_context(table)
+    context.update(host=host, in_game=bool(table.game))
+    if table.game:
+        view = _public_view(table, memo)
+        context.update(_game_context(table, view))
+        tv_parts = part(table.game["ruleset"], "tv_parts")
+        if tv_parts is not None:
+            context["parts"] = _parts(kept, table.language, tv_parts(view, context))
+    return context
 
 
 def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
               kept: dict | None = None) -> dict[str, str]:
-    """The TV.  The narration and, during a game, the host's bar rarely change: they are kept
-    across versions under keys that name all they show; the board and roster are per version."""
+    """The TV.  Its board and roster change with nearly every tap: they are rendered once per
+    room version for every TV (``memo``).  The narration and the host's bars rarely change:
+    they are kept across versions (``_render``), each from a small context of its own."""
     memo = {} if memo is None else memo
     kept = {} if kept is None else _bounded(kept)
-    context = None
+    return _in_language(table.language, lambda: _tv(table, host, memo, kept))
+
+
+def _tv(table: Table, host: bool, memo: dict, kept: dict) -> dict[str, str]:
     game = table.game
-    running = bool(game and game["status"] == "running")
-    keys = {frag: (memo, (host if frag == "tv-host" else None,)) for frag in TV_FRAGMENTS}
     seat_help = None
-    if running:
-        if host:
-            _warm_seats(table, kept)
-            # Once per version for every host screen (the memo): it asks the engine for each
-            # absent seat's choices, and its key says when the host's bar changes.
-            seat_help = memo.get(("seat_help",))
-            if seat_help is None:
-                seat_help = memo[("seat_help",)] = host_for_seats(table)
-        narration = key_of(game["state"].get("narration"))
-        keys["tv-narration"] = (kept, (game["id"], game["state"].get("turn"), game["state"].get("phase"), narration))
-        # The host's buttons change only with what the players are asked, i.e. with the turn.
-        keys["tv-host"] = (kept, ("running", host, game["id"], game["state"].get("turn"), paused(game),
-                                  key_of(seat_help)))
-        keys["tv-settings"] = (kept, ("running",))  # empty on every TV
-    else:  # the host's lobby controls: the seating and start button; the game and its options
-        keys["tv-host"] = (kept, ("lobby", host, bool(game), _seating(table), table.ruleset))
-        keys["tv-settings"] = (kept, ("lobby", host, table.ruleset, key_of(table.options)))
-    # Who may come in: requests for a seat, the lock; the host's alone, in a game or not.
-    keys["tv-door"] = (kept, ("door", host, table.locked, key_of(table.claims) if host else None))
+    if host and game and game["status"] == "running":
+        _warm_seats(table, kept)
+        # Once per version for every host screen (the memo): it asks the engine for each
+        # absent seat's choices.
+        seat_help = memo.get(("seat_help",))
+        if seat_help is None:
+            seat_help = memo[("seat_help",)] = host_for_seats(table)
+    board = functools.cache(lambda: _tv_board(table, kept, memo, host))
+    screen = {}
+    for frag in ("tv-players", "tv-main"):
+        html = memo.get(("tv", frag))
+        if html is None:
+            html = memo[("tv", frag)] = render_to_string(f"screens/tv.html#{frag}", board())
+        screen[frag] = html
+    contexts = {"tv-narration": _tv_narration(table, board), "tv-settings": _tv_settings(table, kept, host),
+                "tv-host": _tv_host(table, kept, memo, host, seat_help), "tv-door": _tv_door(table, host)}
+    screen.update({frag: _render(kept, table.language, f"screens/tv.html#{frag}", context)
+                   for frag, context in contexts.items()})
+    return {frag: screen[frag] for frag in TV_FRAGMENTS}
 
-    def make_context():
-        nonlocal context
-        if context is None:
-            context = _base_context(table)
-            context.update(host=host, in_game=bool(table.game), claims=table.claims, locked=table.locked)
-            if host and not running:
-                context["host_parts"] = _parts(kept, _host_pieces(table, context["option_rows"]()))
-            if table.game:
-                view = registry.get(table.game["ruleset"]).view(table.game["state"], None)
-                context.update(_game_context(table, view))
-                context["host_moves"] = host_moves(table.game["ruleset"], table.game["state"]) if host else []
-                context["seat_help"] = seat_help
-                tv_parts = part(table.game["ruleset"], "tv_parts")
-                if tv_parts is not None:
-                    context["parts"] = _parts(kept, tv_parts(view, context))
-        return context
 
-    return {frag: _render(keys[frag][0], ("tv", frag, *keys[frag][1]), f"screens/tv.html#{frag}", make_context,
-                          table.language)
-            for frag in TV_FRAGMENTS}
+def _idle_panel(table: Table, ended: bool) -> dict:
+    """A phone without a seat: a watcher's fixed text, or the lobby (the ruleset, who joined)."""
+    if table.game and table.game["status"] == "running":
+        return {"in_game": False, "spectating": True}
+    return {"in_game": False, "ended_by_host": ended, "ruleset": {"title": registry.get(table.ruleset).title},
+            "players": [{"name": p["name"]} for p in table.players]}
+
+
+def _seated(table: Table, seat: int, memo: dict) -> dict[str, dict]:
+    """A seated phone's role card, panel and board, each the presenter's context in the frame
+    around it (phone.html): one dict, one key.  Made in the room's language (they hold words)."""
+    game = table.game
+    pres = presenter(game["ruleset"])
+    view = registry.get(game["ruleset"]).view(game["state"], seat)
+    clock = {"deadline": deadline(game), "time_left": frozen_time_left(game)}
+    fragments = pres.phone_fragments(view, game["names"], clock)
+    board = memo.get(("phone board",))
+    if board is None:   # the same for every phone: made once per version, of the TV's view
+        board = memo[("phone board",)] = pres.phone_board(_public_view(table, memo), game["names"])
+    fragments["board"] = board
+    shell = {"role": {}, "panel": {"paused": paused(game)}, "board": {}}
+    return {f"ph-{name}": {**context, **shell[name], "in_game": True, "body": template}
+            for name, (template, context) in fragments.items()}
 
 
 def phone_screen(table: Table, player_id: int, memo: dict | None = None,
                  kept: dict | None = None) -> dict[str, str]:
-    """One phone's screen.  ``memo`` lives for one room version; ``kept`` for the whole room and
-    holds only fragments whose key names everything they show (room and language are fixed),
-    so a phone's name line or role card is rendered once, not once per tap."""
+    """One phone's screen, every fragment kept for the whole room (``_render``): phones whose
+    fragments have equal contexts share one rendering, and a phone's name line or role card is
+    rendered once, not once per tap.  ``memo`` (one room version's) holds what every phone
+    shares: the public view and the board made of it."""
     memo = {} if memo is None else memo
     kept = {} if kept is None else _bounded(kept)
     me = next((p for p in table.players if p["id"] == player_id), None)
     game = table.game
     # A game the host ended is over for everyone at once: every phone is back in the lobby.
     ended = bool(game and game["status"] == "abandoned")
-    seat = game["seats"].index(player_id) if game and not ended and player_id in game["seats"] else None
-    view = registry.get(game["ruleset"]).view(game["state"], seat) if seat is not None else None
-    if view is not None:
-        mine = view["me"]
-        # Equal keys mean equal fragments: a key holds everything its fragment can show.
-        pres = presenter(game["ruleset"])
-        own_role_key = part(game["ruleset"], "role_key")
-        role_key = own_role_key(view) if own_role_key else key_of(
-            [mine.get("role"), mine.get("partners"), mine.get("plot_learnt")])
-        keys = {"ph-role": (kept, ("role", game["id"], role_key)),
-                "ph-panel": (kept, ("panel", game["id"], pres.panel_key(view), _pause_key(game))),
-                "ph-board": (kept, ("board", game["id"], pres.board_key(view)))}
+    if game and not ended and player_id in game["seats"]:
+        contexts = _in_language(table.language, lambda: _seated(table, game["seats"].index(player_id), memo))
     else:
-        spectating = bool(game and game["status"] == "running")
-        # A watcher's panel is a fixed text; the lobby's names the ruleset and who has joined.
-        panel = ("spectating",) if spectating else \
-            ("lobby", table.ruleset, ended, key_of([p["name"] for p in table.players]))
-        keys = {"ph-role": (kept, ("idle-role",)), "ph-board": (kept, ("idle-board",)), "ph-panel": (kept, panel)}
-    keys["ph-head"] = (kept, ("head", me["name"] if me else ""))
-    context = None
-
-    def make_context():
-        nonlocal context
-        if context is None:
-            context = _base_context(table)
-            context.update(player=me, seat=None, in_game=False, ended_by_host=ended)
-            if view is not None:
-                context.update(_game_context(table, view))
-                context.update(seat=seat, in_game=True)
-                phone_parts = part(game["ruleset"], "phone_parts")
-                if phone_parts is not None:
-                    context["parts"] = _when_used(lambda: _parts(kept, phone_parts(view)))
-            elif game and game["status"] == "running":
-                context.update(spectating=True)
-        return context
-
-    return {frag: _render(keys[frag][0], ("ph", frag, *keys[frag][1]), f"screens/phone.html#{frag}", make_context,
-                          table.language)
+        contexts = {"ph-role": {"in_game": False}, "ph-board": {"in_game": False}, "ph-panel": _idle_panel(table, ended)}
+    contexts["ph-head"] = {"player": {"name": me["name"]} if me else None, "code": table.code}
+    return {frag: _render(kept, table.language, f"screens/phone.html#{frag}", contexts[frag])
             for frag in PHONE_FRAGMENTS}

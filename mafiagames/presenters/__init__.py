@@ -1,16 +1,23 @@
 """Per-ruleset presenters: turn an engine's view dict into template context and sentences.
 
 Engines speak in codes and seat numbers (DESIGN.md §4 i18n); presenters are the one place
-those codes become translated words and seats become names.  Each presenter module
-exposes ``present(view, names) -> dict`` and ``narrate(item, names, view) -> str`` (the view
-says whose words to use: an edition, a re-theme).
+those codes become translated words and seats become names.  Each presenter is a package
+of three modules by job — ``words`` (the translated tables and the sentences made of them),
+``context`` (what each template gets), ``forms`` (a phone's tap into an action) — exposing the
+contract below (``REQUIRED``, ``OPTIONAL``).  What they share lives here: the refusals every
+engine has, one reading of a button's fields (``button_action``), the keys of kept fragments
+(``key_of``).
 """
 
 import functools
-import json
 import marshal
+from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import import_module
 
+from django.utils.functional import Promise
+from django.utils.safestring import SafeData, mark_safe
+from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
 
 
@@ -19,16 +26,23 @@ _MODULE_OF = {"granna": "classic", "mafia_pl": "classic"}
 
 
 # What every presenter module provides (rendering.py, taps.py and views call these) ...
-REQUIRED = ("TEMPLATE_DIR", "ERRORS", "present", "narrate", "parse_action", "panel_key", "board_key", "role_text")
+# A seated phone's kept fragments, each a template and the only context it may read
+# (rendering.py keys each by exactly that context, so it holds all the template shows and, for
+# phones to share renderings, nothing else):
+#   ``phone_fragments(view, names, clock)`` → {"role": (template, context), "panel": (…)} from
+#     the seat's view; ``clock`` is {"deadline", "time_left"}, for a panel with a countdown;
+#   ``phone_board(view, names)`` → (template, context) from the TV's view (seat None): one
+#     board for every phone, made once per room version, and public by construction.
+# ``OPTION_LABELS``: option key → (label, help), ``OPTION_CHOICES``: option key → {choice: words},
+# for every option a host is offered — the one place of their words (the engines' English is not
+# shown; tests/web/test_presenter_words.py).
+REQUIRED = ("TEMPLATE_DIR", "ERRORS", "present", "narrate", "parse_action", "phone_fragments", "phone_board",
+            "role_text", "OPTION_LABELS", "OPTION_CHOICES")
 # ... and what it may leave out, with what stands in for a part left out.
 OPTIONAL = {
-    "OPTION_LABELS": {},     # option key → (label, help) in the ruleset's words; else the engine's English
-    "OPTION_CHOICES": {},    # option key → {choice: words}
     "HOST_MOVES": {},        # host move type → button label; else the type
     "proxy_label": None,     # (move, names) → the words of a choice the host makes for a seat
     "tv_parts": None,        # (view, context) → the TV's pieces, each rendered once per distinct context
-    "phone_parts": None,     # (view) → a phone's pieces
-    "role_key": None,        # (view) → the key of a phone's role card; else role, partners, what it learnt
 }
 
 
@@ -75,6 +89,37 @@ def form_seat(raw) -> int:
         raise FormError(gettext("Not a player: %(value)s") % {"value": raw}) from None
 
 
+def text(raw) -> str:
+    """A form field read as words, "" when missing (``button_action``)."""
+    return raw or ""
+
+
+@dataclass(frozen=True)
+class Maybe:
+    """A button field that may be left out: the action then has no such key."""
+
+    read: Callable
+
+
+def button_action(post, buttons: dict[str, dict[str, Callable | Maybe]]) -> dict | None:
+    """The action a phone's button sends: its hidden fields are an engine move's fields (each
+    presenter lists its moves' fields, each with how to read it, ``BUTTONS``), so one reading
+    serves every ruleset.  None when the posted ``action`` is not such a button (a form with the
+    player's own choice: a crew, a claim, a text)."""
+    fields = buttons.get(post.get("action", ""))
+    if fields is None:
+        return None
+    action = {"type": post["action"]}
+    for name, read in fields.items():
+        raw = post.get(name)
+        if isinstance(read, Maybe):
+            if not raw:
+                continue
+            read = read.read
+        action[name] = read(raw)
+    return action
+
+
 # Words for the refusals every engine shares (engines.base.handler_for, and the turn checks each
 # engine makes); a presenter's ERRORS adds its own ruleset's codes to these.
 COMMON_ERRORS = {
@@ -94,19 +139,62 @@ COMMON_ERRORS = {
 }
 
 
+def seconds(*values: str) -> dict:
+    """The words of a setting's choices in seconds ("30" → "30 s"), for ``OPTION_CHOICES``."""
+    return {value: format_lazy(gettext_lazy("{n} s"), n=value) for value in values}
+
+
 def key_of(value) -> bytes | str:
     """A memo key for ``value`` (rendering.py): equal keys, equal contents.
 
     marshal (format 2, which never shares repeated objects) writes the plain types that views
     and piece contexts are made of exactly, 5–8× faster than ``json.dumps(sort_keys=True)``:
-    phones and the TV make some fifty keys per tap (docs/performance.md).  Anything else (a
-    lazy translation, a safe string) is written as JSON instead, which a bytes key never
-    equals.  Dicts are taken in the order they were built: equal contents built in another
-    order only cost one more rendering."""
+    phones and the TV make some fifty keys per tap (docs/performance.md).  A value holding a
+    lazy translation or a safe string (a piece already rendered) is first made plain
+    (``plain``) and its key is a str, which a bytes key never equals.  Dicts are taken in the
+    order they were built, as a template loops over them: equal contents built in another
+    order only cost one more rendering.  ``context_of`` turns a key back into its value."""
     try:
         return marshal.dumps(value, 2)
     except ValueError:
-        return json.dumps(value, sort_keys=True, default=str)
+        return marshal.dumps(plain(value), 2).decode("latin-1")
+
+
+_SAFE = b"safe"   # marks a safe string in a plain value (``plain`` refuses bytes, so nothing else is marked)
+
+
+def plain(value):
+    """``value`` in the plain types marshal writes: a lazy translation as its words in the
+    active language (as a template would print it), a safe string tagged as such (a template
+    prints it unescaped).  Anything else is refused: a template given it could reach past its
+    context (a model, a callable), and no key could name what it shows."""
+    if value is None or type(value) in (str, int, bool, float):
+        return value
+    if isinstance(value, SafeData):
+        return (_SAFE, str.__str__(value))
+    if isinstance(value, (str, Promise)):
+        return str(value)
+    if isinstance(value, dict):
+        return {plain(key): plain(item) for key, item in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(map(plain, value))
+    raise TypeError(f"{type(value).__name__} has no place in a fragment's context (rendering.py): plain data only")
+
+
+def context_of(key: bytes | str):
+    """The value whose key is ``key`` (``key_of``), safe strings safe again: the tests render
+    a kept fragment's template from its key alone, so its key names all it shows."""
+    value = marshal.loads(key.encode("latin-1") if isinstance(key, str) else key)
+
+    def unplain(item):
+        if isinstance(item, tuple) and len(item) == 2 and item[0] == _SAFE:
+            return mark_safe(item[1])
+        if isinstance(item, dict):
+            return {k: unplain(v) for k, v in item.items()}
+        if isinstance(item, (list, tuple)):
+            return type(item)(unplain(v) for v in item)
+        return item
+    return unplain(value)
 
 
 def fill(line, params: dict) -> str:
@@ -118,16 +206,10 @@ def fill(line, params: dict) -> str:
         return ""
 
 
-def public_view(view: dict) -> dict:
-    """A phone's view without its own part and the narration (which has a fragment of its own):
-    what every phone of the table may be shown alike."""
-    return {key: value for key, value in view.items() if key not in ("me", "narration")}
-
-
-def own_view(view: dict) -> dict:
-    """The phone's own part of its view, but its seat number: phones with equal parts share
-    one rendering (rendering.py)."""
-    return {key: value for key, value in view["me"].items() if key != "seat"}
+def pick(context: dict, names: tuple[str, ...]) -> dict:
+    """The entries of a ``present`` context that one template reads (``phone_fragments``): a
+    phone's fragment is keyed by its context, so what the template does not read stays out."""
+    return {name: context[name] for name in names if name in context}
 
 
 def error_message(slug: str, exc) -> str:

@@ -1,21 +1,17 @@
-"""Classic Mafia (engines/classic/: GRANNA ``granna`` and Polish ``mafia_pl``): views into words.
-
-The engine speaks in codes and seats; this module is the one place they become sentences and
-names, in the edition's own words (rules B.4 and C.4 narration tables): GRANNA's Spytown with
-Mafiosi and Policemen, the Polish city with its gang, and the children's "Police Academy"
-(option ``kids_retheme``, rules B.3.3 4.) with Rascals and Cadets, never "Mafia".
-"""
+"""Classic Mafia: the words — every translated table (roles and their help, causes, vote kinds,
+narration lines per edition) and the sentences made of them (narration, refusals, the host's
+buttons, option labels). One place for each word; the context (``context.py``) and the forms
+(``forms.py``) use them."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import COMMON_ERRORS, FormError, form_seat, fill, key_of, own_view, public_view
+from .. import COMMON_ERRORS, fill
 
-TEMPLATE_DIR = "engines/classic"
 
 GRANNA, POLISH, KIDS = "granna", "mafia_pl", "kids"
+
 
 ROLE_NAMES = {
     GRANNA: {"mafioso": gettext_lazy("Mafioso"), "agent": gettext_lazy("Agent"),
@@ -26,11 +22,15 @@ ROLE_NAMES = {
     KIDS: {"mafioso": gettext_lazy("Rascal"), "agent": gettext_lazy("Secret cadet"),
            "policeman": gettext_lazy("Cadet")},
 }
+
+
 TEAM_NAMES = {
     GRANNA: {"mafia": gettext_lazy("The Mafia"), "police": gettext_lazy("The Police")},
     POLISH: {"mafia": gettext_lazy("The gang"), "police": gettext_lazy("The police")},
     KIDS: {"mafia": gettext_lazy("The Rascals"), "police": gettext_lazy("The Cadets")},
 }
+
+
 ROLE_HELP = {
     "mafioso": gettext_lazy("You wake with your partners at night and choose a victim. Win when no police "
                             "are left."),
@@ -42,6 +42,8 @@ ROLE_HELP = {
     "wizard": gettext_lazy("You play for the police. Once per game, at night, you may swap two players' cards."),
     "judge": gettext_lazy("You play for the police. Once per game your day vote may count double."),
 }
+
+
 KIDS_HELP = {
     "mafioso": gettext_lazy("You wake with the other Rascals at night and choose who to catch. Win when no "
                             "Cadets are left."),
@@ -50,10 +52,12 @@ KIDS_HELP = {
     "policeman": gettext_lazy("Find the Rascals by talking and voting. Win when none of them is left."),
 }
 
+
 HOST_MOVES = {
     "end_discussion": gettext_lazy("End the discussion: vote"),
     "end_defence": gettext_lazy("Defences done: final vote"),
 }
+
 
 PHASE_TITLES = {
     "agent": gettext_lazy("Night"), "doctor": gettext_lazy("Night"), "mafia": gettext_lazy("Night"),
@@ -67,7 +71,8 @@ PHASE_TITLES = {
     "re_vote": gettext_lazy("Re-vote"),
     "game_over": gettext_lazy("Game over"),
 }
-NIGHT_STEPS = ("agent", "doctor", "mafia", "wizard")
+
+
 STEP_NAMES = {
     "agent": gettext_lazy("The agent is awake"),
     "doctor": gettext_lazy("The doctor is awake"),
@@ -75,7 +80,11 @@ STEP_NAMES = {
               KIDS: gettext_lazy("The Rascals are awake")},
     "wizard": gettext_lazy("The wizard is awake"),
 }
+
+
 KIDS_STEP_NAMES = {"agent": gettext_lazy("The secret cadet is awake")}
+
+
 CAUSES = {
     "night": gettext_lazy("killed at night"),
     "lynch": gettext_lazy("voted out"),
@@ -83,9 +92,13 @@ CAUSES = {
     "small_rule_agent": gettext_lazy("caught at night"),
     "removed": gettext_lazy("removed from the game"),
 }
+
+
 KIDS_CAUSES = {"night": gettext_lazy("caught at night"), "lynch": gettext_lazy("voted out"),
                "last_shot": gettext_lazy("caught"), "small_rule_agent": gettext_lazy("caught at night"),
                "removed": gettext_lazy("removed from the game")}
+
+
 REASONS = {
     GRANNA: {"mafia_eliminated": gettext_lazy("Every Mafioso is out."),
              "police_eliminated": gettext_lazy("No Policeman and no Agent is left standing.")},
@@ -94,8 +107,11 @@ REASONS = {
     KIDS: {"mafia_eliminated": gettext_lazy("Every Rascal is caught."),
            "police_eliminated": gettext_lazy("No Cadet is left.")},
 }
+
+
 VOTE_KINDS = {"vote": gettext_lazy("Vote"), "final_vote": gettext_lazy("Final vote"),
               "re_vote": gettext_lazy("Re-vote")}
+
 
 # Narration (rules B.4, C.4).  A line is keyed by (code, variant); a value is one line for
 # every edition or a dict by words (GRANNA, Polish, children's).  Seats become names, roles
@@ -205,7 +221,11 @@ LINES = {
         KIDS: gettext_lazy("No Cadet is left — the Rascals win!"),
     },
 }
+
+
 SEAT_PARAMS = {"seat", "shooter"}
+
+
 SEATS_PARAMS = {"seats", "ballot"}
 
 
@@ -264,158 +284,6 @@ def role_text(view: dict) -> str:
     return role_name(view, view["me"]["role"])
 
 
-def present(view: dict, names: list[str]) -> dict:
-    """Template context for a classic Mafia view (the TV when view["me"] is None)."""
-    table = words(view)
-    causes = KIDS_CAUSES if table == KIDS else CAUSES
-    vote, last_vote, outcome = view.get("vote"), view.get("last_vote"), view.get("outcome")
-    winners = set(outcome["winners"]) if outcome else set()
-    rows = [{"seat": seat, "name": names[seat], "alive": info["alive"],
-             "role": info["role"], "role_name": role_name(view, info["role"]) if info["role"] else "",
-             "cause": str(causes.get(info["cause"], "")) if info["cause"] else "",
-             "voted": bool(vote) and seat in vote["voted"],
-             "voting": bool(vote) and seat in vote["voters"],
-             "finalist": seat in view["finalists"] or seat in view["tied"],
-             "winner": seat in winners}
-            for seat, info in enumerate(view["seats"])]
-    context = {
-        "v": view,
-        "rows": rows,
-        "words": table,
-        "phase_title": PHASE_TITLES.get(view["phase"], ""),
-        "night": view["phase"] in NIGHT_STEPS,
-        "step_name": _step_name(view, table),
-        "narration": [t for t in (narrate(i, names, view) for i in view.get("narration", [])) if t],
-        "living": [row for row in rows if row["alive"]],
-        "finalist_names": [names[s] for s in view["finalists"]],
-        "tied_names": [names[s] for s in view["tied"]],
-        "waiting_votes": len(vote["voters"]) - len(vote["voted"]) if vote else 0,
-        "ballot_names": [names[s] for s in vote["ballot"]] if vote else [],
-        "vote_kind": VOTE_KINDS.get(vote["kind"], "") if vote else "",
-        "shooter_name": names[view["last_shot"]["shooter"]] if view.get("last_shot") else "",
-    }
-    if last_vote:
-        context["last_vote"] = {
-            "kind": VOTE_KINDS.get(last_vote["kind"], ""),
-            "double_name": names[last_vote["double"]] if last_vote["double"] is not None else None,
-            "votes": [{"name": names[voter], "target": names[target], "double": voter == last_vote["double"]}
-                      for voter, target in enumerate(last_vote["votes"]) if target is not None],
-            "tally": sorted(({"name": names[seat], "count": count}
-                             for seat, count in enumerate(last_vote["tally"]) if count),
-                            key=lambda entry: -entry["count"]),
-        }
-    if outcome:
-        context["winner_name"] = TEAM_NAMES[table].get(outcome["winner"], outcome["winner"])
-        context["reason_text"] = REASONS[table].get(outcome["reason"], "")
-        context["reveal"] = _reveal(view, names)
-    me = view.get("me")
-    if me is not None:
-        context.update(_mine(view, me, names))
-    return context
-
-
-def _step_name(view: dict, table: str) -> str:
-    step = view.get("night_step") or ""
-    name = (KIDS_STEP_NAMES if table == KIDS else {}).get(step) or STEP_NAMES.get(step, "")
-    return str(name[table] if isinstance(name, dict) else name)
-
-
-def _reveal(view: dict, names: list[str]) -> dict:
-    """At the end everything is told (rules §0, game end reveal): checks, heals, the spell."""
-    reveal = view["reveal"]
-    return {
-        "checks": [{"agent": names[c["agent"]], "target": names[c["target"]], "round": c["round"],
-                    "result": role_name(view, c["role"])} for c in reveal["checks"]],
-        "heals": [{"doctor": names[h["doctor"]], "target": names[h["target"]], "round": h["round"]}
-                  for h in reveal["heals"]],
-        "swap": ({"wizard": names[reveal["swap"]["wizard"]], "round": reveal["swap"]["round"],
-                  "targets": [names[s] for s in reveal["swap"]["targets"]]} if reveal["swap"] else None),
-    }
-
-
-def _mine(view: dict, me: dict, names: list[str]) -> dict:
-    """A phone's own things: its card (press and hold), and its buttons from ``me.moves``."""
-    table = words(view)
-    helps = KIDS_HELP if table == KIDS else ROLE_HELP
-    mine = {
-        "me": me,
-        "my_role_name": role_name(view, me["role"]),
-        "my_role_help": helps.get(me["role"], ""),
-        "partner_names": [names[s] for s in me["partners"]],
-        "my_checks": [{"name": names[c["target"]], "result": role_name(view, c["role"]), "round": c["round"]}
-                      for c in me["checks"]],
-        "my_heals": [{"name": names[h["target"]], "round": h["round"]} for h in me["heals"]],
-        "my_swap": [names[s] for s in me["swap"]["targets"]] if me.get("swap") else None,
-        "choices": _choices(view, me, names),
-        "i_won": bool(view.get("outcome")) and view["outcome"]["winner"] == me["team"],
-    }
-    if view["phase"] in NIGHT_STEPS and me["alive"]:
-        mine["night_row"] = _night_row(view, me, names, mine["choices"])
-    if me.get("picks") is not None:
-        mine["picks"] = [{"name": names[p["seat"]], "target": names[p["target"]] if p["target"] is not None else None}
-                         for p in me["picks"]]
-    if me.get("ghost"):
-        ghost = me["ghost"]
-        tonight = ghost["night"]
-        mine["ghost"] = {
-            "roles": [{"name": names[seat], "role": role_name(view, role), "alive": view["seats"][seat]["alive"]}
-                      for seat, role in enumerate(ghost["roles"])],
-            "check": ({"agent": names[tonight["check"]["agent"]], "target": names[tonight["check"]["target"]]}
-                      if tonight["check"] else None),
-            "heal": names[tonight["heal"]["target"]] if tonight["heal"] else None,
-            "picks": [{"name": names[p["seat"]], "target": names[p["target"]]} for p in tonight["picks"]],
-            "victim": names[tonight["victim"]] if tonight["victim"] is not None else None,
-            "swap": [names[s] for s in tonight["swap"]["targets"]] if tonight["swap"] else None,
-        }
-    return mine
-
-
-# The moves that name one player: one button per player.
-TARGET_ACTIONS = ("check", "heal", "pick_victim", "last_shot", "vote")
-
-
-def _choices(view: dict, me: dict, names: list[str]) -> dict:
-    """The phone's buttons, from exactly the engine's legal moves: each a label and the form
-    fields it sends.  ``targets``: one button per player; ``double``: the judge's second row;
-    ``pair``: the wizard picks two; ``skip``: the button that declines."""
-    targets, doubles, pair, skip = [], [], [], None
-    for move in me["moves"]:
-        kind = move["type"]
-        if kind in TARGET_ACTIONS:
-            fields = {"action": kind, "target": move["target"]}
-            entry = {"label": names[move["target"]], "fields": fields}
-            if move.get("double"):
-                doubles.append({**entry, "fields": {**fields, "double": "on"}})
-            else:
-                targets.append(entry)
-        elif kind == "cast_swap":
-            for seat in move["targets"]:
-                if seat not in pair:
-                    pair.append(seat)
-        else:
-            skip = {"action": kind, "label": SKIP_LABELS.get(kind, kind)}
-    return {"targets": targets, "doubles": doubles, "skip": skip,
-            "pair": [{"seat": seat, "name": names[seat]} for seat in sorted(pair)],
-            "any": bool(targets or doubles or pair or skip)}
-
-
-def _night_row(view: dict, me: dict, names: list[str], choices: dict) -> dict:
-    """A living phone's night buttons, in one shape for every role (issue 14, identical night
-    screens: a neighbour glancing at a phone must not tell who is awake, DESIGN.md §7).
-
-    One button per living player in seat order, then one quieter button: a button sends only
-    where it is this phone's legal move (``fields``/``action``); the others (the agent's own name,
-    a mafioso's partners, every button of a sleeper) send nothing.  At the wizard's step every
-    phone ticks boxes instead (``pair``), the wizard's only naming the players he may swap.
-    """
-    legal = {c["fields"]["target"]: c["fields"] for c in choices["targets"]}
-    pairable = {p["seat"] for p in choices["pair"]}
-    skip = choices["skip"] or {"action": None, "label": SKIP_LABELS["nothing"]}
-    return {"targets": [{"seat": seat, "name": names[seat], "fields": legal.get(seat), "box": seat in pairable}
-                        for seat, info in enumerate(view["seats"]) if info["alive"]],
-            "pair": view["phase"] == "wizard", "cast": bool(pairable), "skip": skip}
-
-
 SKIP_LABELS = {
     "skip_check": gettext_lazy("No check tonight"),
     "skip_heal": gettext_lazy("Heal nobody tonight"),
@@ -424,25 +292,6 @@ SKIP_LABELS = {
     # a sleeper's (or a mafioso's) quiet button at night: the shape of "No check tonight"
     "nothing": gettext_lazy("Nobody tonight"),
 }
-
-
-def parse_action(post) -> dict:
-    """Form fields of a phone's tap → an engine action (the engine validates everything)."""
-    kind = post.get("action", "")
-    if kind in TARGET_ACTIONS:
-        action = {"type": kind, "target": form_seat(post.get("target"))}
-        if kind == "vote" and post.get("double"):
-            action["double"] = True
-        return action
-    if kind == "cast_swap":
-        targets = [form_seat(raw) for raw in post.getlist("targets")]
-        if len(targets) != 2:
-            raise FormError(_("Pick exactly two players."))
-        return {"type": kind, "targets": targets}
-    if kind in SKIP_LABELS:
-        return {"type": kind}
-    raise FormError(_("Unknown action."))
-
 
 
 OPTION_LABELS = {
@@ -467,11 +316,14 @@ OPTION_LABELS = {
     "doctor": (gettext_lazy("Doctor"), gettext_lazy("Heals one player each night.")),
     "wizard": (gettext_lazy("Wizard"), gettext_lazy("Once per game swaps two players' cards at night.")),
     "judge": (gettext_lazy("Judge"), gettext_lazy("Once per game his day vote counts double.")),
-    "doctor_self_heal": (gettext_lazy("The doctor may heal himself"), ""),
+    "doctor_self_heal": (gettext_lazy("The doctor may heal himself"),
+                         gettext_lazy("Otherwise he heals only other players.")),
     "announce_saved": (gettext_lazy("Name the player the doctor saved"),
                        gettext_lazy("Otherwise dawn only says nobody was eliminated.")),
-    "agent_sees": (gettext_lazy("The agent's check shows"), ""),
-    "arrest_scope": (gettext_lazy("Final vote"), ""),
+    "agent_sees": (gettext_lazy("The agent's check shows"),
+                   gettext_lazy("A player's team, or, with extra roles in the game, their exact card.")),
+    "arrest_scope": (gettext_lazy("Final vote"),
+                     gettext_lazy("Who may be arrested: only the players heard in their defence, or anyone alive.")),
     "deadline_seconds": (gettext_lazy("Time to decide at night"),
                          gettext_lazy("Then the game master decides: the mafia's most-picked victim, no "
                                       "check, no heal, no spell, no shot.")),
@@ -480,6 +332,8 @@ OPTION_LABELS = {
                                    "awake.")),
     "discussion_minutes": (gettext_lazy("Discussion timer"), gettext_lazy("The host can end it sooner.")),
 }
+
+
 OPTION_CHOICES = {
     # seconds read the same in English and Czech
     "deadline_seconds": {seconds: f"{seconds} s" for seconds in ("30", "60", "90", "120")},
@@ -489,6 +343,7 @@ OPTION_CHOICES = {
     "discussion_minutes": {"off": gettext_lazy("None: the host ends it"), "2": gettext_lazy("2 min"),
                            "3": gettext_lazy("3 min"), "5": gettext_lazy("5 min"), "10": gettext_lazy("10 min")},
 }
+
 
 # Player-facing messages for the engine's refusal codes (the engine's own text is English).
 ERRORS = {
@@ -516,21 +371,3 @@ ERRORS = {
     "not_judge": gettext_lazy("Only the judge's vote can count double."),
     "judge_used": gettext_lazy("The judge's double vote has been used."),
 }
-
-
-def panel_key(view: dict) -> bytes | str:
-    """Everything templates/engines/classic/phone_panel.html shows: the public view and the
-    phone's own part but its seat number — equal keys, equal panels (rendering.py)."""
-    return key_of([public_view(view), own_view(view)])
-
-
-def board_key(view: dict) -> bytes | str:
-    """Everything templates/engines/classic/phone_board.html shows (public only)."""
-    return key_of(public_view(view))
-
-
-def role_key(view: dict) -> bytes | str:
-    """Everything templates/engines/classic/phone_role.html shows."""
-    me = view["me"]
-    return key_of([words(view), me["role"], me["alive"], me["partners"], me["checks"], me["heals"],
-                   me["swap"], me["judge_used"], me["keep_secret"], view["outcome"] is not None])

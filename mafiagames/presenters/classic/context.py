@@ -1,0 +1,204 @@
+"""Classic Mafia: what each template gets — ``present`` (the TV's board and roster), a phone's kept
+fragments (``phone_fragments``, ``phone_board``: a template and the only context it reads,
+presenters/__init__.py)."""
+
+from __future__ import annotations
+
+from .. import pick
+from .words import (
+    CAUSES, KIDS, KIDS_CAUSES, KIDS_HELP, KIDS_STEP_NAMES, PHASE_TITLES, REASONS, ROLE_HELP,
+    SKIP_LABELS, STEP_NAMES, TEAM_NAMES, VOTE_KINDS, narrate, role_name, words,
+)
+
+
+TEMPLATE_DIR = "engines/classic"
+
+
+NIGHT_STEPS = ("agent", "doctor", "mafia", "wizard")
+
+
+def present(view: dict, names: list[str]) -> dict:
+    """Template context for a classic Mafia view (the TV when view["me"] is None)."""
+    table = words(view)
+    causes = KIDS_CAUSES if table == KIDS else CAUSES
+    vote, last_vote, outcome = view.get("vote"), view.get("last_vote"), view.get("outcome")
+    winners = set(outcome["winners"]) if outcome else set()
+    rows = [{"seat": seat, "name": names[seat], "alive": info["alive"],
+             "role": info["role"], "role_name": role_name(view, info["role"]) if info["role"] else "",
+             "cause": str(causes.get(info["cause"], "")) if info["cause"] else "",
+             "voted": bool(vote) and seat in vote["voted"],
+             "voting": bool(vote) and seat in vote["voters"],
+             "finalist": seat in view["finalists"] or seat in view["tied"],
+             "winner": seat in winners}
+            for seat, info in enumerate(view["seats"])]
+    context = {
+        "v": view,
+        "rows": rows,
+        "words": table,
+        "phase_title": PHASE_TITLES.get(view["phase"], ""),
+        "night": view["phase"] in NIGHT_STEPS,
+        "step_name": _step_name(view, table),
+        "narration": [t for t in (narrate(i, names, view) for i in view.get("narration", [])) if t],
+        "living": [row for row in rows if row["alive"]],
+        "finalist_names": [names[s] for s in view["finalists"]],
+        "tied_names": [names[s] for s in view["tied"]],
+        "waiting_votes": len(vote["voters"]) - len(vote["voted"]) if vote else 0,
+        "ballot_names": [names[s] for s in vote["ballot"]] if vote else [],
+        "vote_kind": VOTE_KINDS.get(vote["kind"], "") if vote else "",
+        "shooter_name": names[view["last_shot"]["shooter"]] if view.get("last_shot") else "",
+    }
+    if last_vote:
+        context["last_vote"] = {
+            "kind": VOTE_KINDS.get(last_vote["kind"], ""),
+            "double_name": names[last_vote["double"]] if last_vote["double"] is not None else None,
+            "votes": [{"name": names[voter], "target": names[target], "double": voter == last_vote["double"]}
+                      for voter, target in enumerate(last_vote["votes"]) if target is not None],
+            "tally": sorted(({"name": names[seat], "count": count}
+                             for seat, count in enumerate(last_vote["tally"]) if count),
+                            key=lambda entry: -entry["count"]),
+        }
+    if outcome:
+        context["winner_name"] = TEAM_NAMES[table].get(outcome["winner"], outcome["winner"])
+        context["reason_text"] = REASONS[table].get(outcome["reason"], "")
+        context["reveal"] = _reveal(view, names)
+    me = view.get("me")
+    if me is not None:
+        context.update(_mine(view, me, names))
+    return context
+
+
+def _step_name(view: dict, table: str) -> str:
+    step = view.get("night_step") or ""
+    name = (KIDS_STEP_NAMES if table == KIDS else {}).get(step) or STEP_NAMES.get(step, "")
+    return str(name[table] if isinstance(name, dict) else name)
+
+
+def _reveal(view: dict, names: list[str]) -> dict:
+    """At the end everything is told (rules §0, game end reveal): checks, heals, the spell."""
+    reveal = view["reveal"]
+    return {
+        "checks": [{"agent": names[c["agent"]], "target": names[c["target"]], "round": c["round"],
+                    "result": role_name(view, c["role"])} for c in reveal["checks"]],
+        "heals": [{"doctor": names[h["doctor"]], "target": names[h["target"]], "round": h["round"]}
+                  for h in reveal["heals"]],
+        "swap": ({"wizard": names[reveal["swap"]["wizard"]], "round": reveal["swap"]["round"],
+                  "targets": [names[s] for s in reveal["swap"]["targets"]]} if reveal["swap"] else None),
+    }
+
+
+def _mine(view: dict, me: dict, names: list[str]) -> dict:
+    """A phone's own things: its card (press and hold), and its buttons from ``me.moves``."""
+    table = words(view)
+    helps = KIDS_HELP if table == KIDS else ROLE_HELP
+    mine = {
+        "me": me,
+        "my_role_name": role_name(view, me["role"]),
+        "my_role_help": helps.get(me["role"], ""),
+        "partner_names": [names[s] for s in me["partners"]],
+        "my_checks": [{"name": names[c["target"]], "result": role_name(view, c["role"]), "round": c["round"]}
+                      for c in me["checks"]],
+        "my_heals": [{"name": names[h["target"]], "round": h["round"]} for h in me["heals"]],
+        "my_swap": [names[s] for s in me["swap"]["targets"]] if me.get("swap") else None,
+        "choices": _choices(view, me, names),
+        "i_won": bool(view.get("outcome")) and view["outcome"]["winner"] == me["team"],
+    }
+    if view["phase"] in NIGHT_STEPS and me["alive"]:
+        mine["night_row"] = _night_row(view, me, names, mine["choices"])
+    if me.get("picks") is not None:
+        mine["picks"] = [{"name": names[p["seat"]], "target": names[p["target"]] if p["target"] is not None else None}
+                         for p in me["picks"]]
+    if me.get("ghost"):
+        ghost = me["ghost"]
+        tonight = ghost["night"]
+        mine["ghost"] = {
+            "roles": [{"name": names[seat], "role": role_name(view, role), "alive": view["seats"][seat]["alive"]}
+                      for seat, role in enumerate(ghost["roles"])],
+            "check": ({"agent": names[tonight["check"]["agent"]], "target": names[tonight["check"]["target"]]}
+                      if tonight["check"] else None),
+            "heal": names[tonight["heal"]["target"]] if tonight["heal"] else None,
+            "picks": [{"name": names[p["seat"]], "target": names[p["target"]]} for p in tonight["picks"]],
+            "victim": names[tonight["victim"]] if tonight["victim"] is not None else None,
+            "swap": [names[s] for s in tonight["swap"]["targets"]] if tonight["swap"] else None,
+        }
+    return mine
+
+
+# The moves that name one player: one button per player.
+TARGET_ACTIONS = ("check", "heal", "pick_victim", "last_shot", "vote")
+
+
+def _choices(view: dict, me: dict, names: list[str]) -> dict:
+    """The phone's buttons, from exactly the engine's legal moves: each a label and the form
+    fields it sends.  ``targets``: one button per player; ``double``: the judge's second row;
+    ``pair``: the wizard picks two; ``skip``: the button that declines."""
+    targets, doubles, pair, skip = [], [], [], None
+    for move in me["moves"]:
+        kind = move["type"]
+        if kind in TARGET_ACTIONS:
+            fields = {"action": kind, "target": move["target"]}
+            entry = {"label": names[move["target"]], "fields": fields}
+            if move.get("double"):
+                doubles.append({**entry, "fields": {**fields, "double": "on"}})
+            else:
+                targets.append(entry)
+        elif kind == "cast_swap":
+            for seat in move["targets"]:
+                if seat not in pair:
+                    pair.append(seat)
+        else:
+            skip = {"action": kind, "label": SKIP_LABELS.get(kind, kind)}
+    return {"targets": targets, "doubles": doubles, "skip": skip,
+            "pair": [{"seat": seat, "name": names[seat]} for seat in sorted(pair)],
+            "any": bool(targets or doubles or pair or skip)}
+
+
+def _night_row(view: dict, me: dict, names: list[str], choices: dict) -> dict:
+    """A living phone's night buttons, in one shape for every role (issue 14, identical night
+    screens: a neighbour glancing at a phone must not tell who is awake, DESIGN.md §7).
+
+    One button per living player in seat order, then one quieter button: a button sends only
+    where it is this phone's legal move (``fields``/``action``); the others (the agent's own name,
+    a mafioso's partners, every button of a sleeper) send nothing.  At the wizard's step every
+    phone ticks boxes instead (``pair``), the wizard's only naming the players he may swap.
+    """
+    legal = {c["fields"]["target"]: c["fields"] for c in choices["targets"]}
+    pairable = {p["seat"] for p in choices["pair"]}
+    skip = choices["skip"] or {"action": None, "label": SKIP_LABELS["nothing"]}
+    return {"targets": [{"seat": seat, "name": names[seat], "fields": legal.get(seat), "box": seat in pairable}
+                        for seat, info in enumerate(view["seats"]) if info["alive"]],
+            "pair": view["phase"] == "wizard", "cast": bool(pairable), "skip": skip}
+
+
+# What each of a phone's templates reads of ``present``'s context (``phone_fragments``).
+ROLE_READS = ("my_role_name", "my_role_help", "partner_names", "my_checks", "my_heals", "my_swap")
+
+
+PANEL_READS = ("night", "step_name", "night_row", "picks", "choices", "shooter_name", "vote_kind", "waiting_votes",
+               "ballot_names", "phase_title", "finalist_names", "tied_names", "ghost",
+               "i_won", "winner_name", "reason_text")
+
+
+def phone_fragments(view: dict, names: list[str], clock: dict) -> dict[str, tuple[str, dict]]:
+    """A phone's role card and panel (with the countdown), each a template and the only context
+    it reads (presenters/__init__.py): ``present``'s words, picked per template."""
+    context, me = present(view, names), view["me"]
+    return {
+        "role": (f"{TEMPLATE_DIR}/phone_role.html",
+                 {**pick(context, ROLE_READS), "me": {"judge_used": me["judge_used"]}}),
+        "panel": (f"{TEMPLATE_DIR}/phone_panel.html",
+                  {**pick(context, PANEL_READS), **clock, "turn": view["turn"],
+                   "v": {"phase": view["phase"], "vote": bool(view.get("vote")),
+                         "options": {"judge": view["options"].get("judge")}},
+                   "me": {key: me.get(key) for key in ("alive", "keep_secret", "voted", "locked")}}),
+    }
+
+
+def phone_board(view: dict, names: list[str]) -> tuple[str, dict]:
+    """The phones' board, from the TV's view: the round, who is out (and as what), the last
+    vote.  Only the players out of the game are listed; the living are counted."""
+    context = present(view, names)
+    dead = [{"alive": False, "name": row["name"], "role_name": row["role_name"], "cause": row["cause"]}
+            for row in context["rows"] if not row["alive"]]
+    return f"{TEMPLATE_DIR}/phone_board.html", {
+        "v": {"round": view["round"]}, "rows": dead, "living": [row["name"] for row in context["living"]],
+        **pick(context, ("last_vote",))}

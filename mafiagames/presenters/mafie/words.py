@@ -1,0 +1,222 @@
+"""Mafie: the words — every translated table (roles, teams, plot cards, narration lines) and the
+sentences made of them (narration, refusals, the host's buttons, option labels). One place for
+each word; the context (``context.py``) and the forms (``forms.py``) use them."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy
+
+from .. import COMMON_ERRORS, fill
+
+
+ROLE_NAMES = {"mafioso": gettext_lazy("Mafioso"), "detective": gettext_lazy("Detective")}
+
+
+TEAM_NAMES = {"mafia": gettext_lazy("The Mafia"), "detectives": gettext_lazy("The detectives")}
+
+
+REASONS = {
+    "three_successes": gettext_lazy("Three jobs pulled off."),
+    "three_failures": gettext_lazy("Three jobs foiled."),
+    "five_rejections": gettext_lazy("Five crews rejected in a row."),
+}
+
+
+# Parameters that carry a seat number (or a list of them) and are shown as players' names.
+SEAT_PARAMS = {"kmotr", "seat", "target", "holder", "approve_seats", "reject_seats"}
+
+
+# The Plot Thickens (rules §A.3.3): card names as printed in the English edition.
+PLOT_CARD_NAMES = {
+    "strong_leader": gettext_lazy("Strong Leader"),
+    "no_confidence": gettext_lazy("No Confidence"),
+    "keeping_close_eye": gettext_lazy("Keeping a Close Eye on You"),
+    "in_the_spotlight": gettext_lazy("In the Spotlight"),
+    "opinion_maker": gettext_lazy("Opinion Maker"),
+    "take_responsibility": gettext_lazy("Take Responsibility"),
+    "overheard_conversation": gettext_lazy("Overheard Conversation"),
+    "open_up": gettext_lazy("Open Up"),
+    "establish_confidence": gettext_lazy("Establish Confidence"),
+}
+
+
+# Narration lines of rules A.4, keyed by (code, variant); ``_variant`` picks the variant.
+LINES = {
+    ("setup", None): gettext_lazy(
+        "The twenties. The city belongs to the Family — but the police have planted detectives among "
+        "you. Check your phone in secret."),
+    ("detective_meeting", None): gettext_lazy(
+        "Detectives: your phone now shows your partners. Everyone else: tap ready."),
+    ("round_start", False): gettext_lazy("Job %(round)s of 5. It needs a crew of %(team_size)s."),
+    ("round_start", True): gettext_lazy(
+        "Job %(round)s of 5. It needs a crew of %(team_size)s, and two sabotages to stop it."),
+    ("team_selection", None): gettext_lazy("%(kmotr)s is the Godfather. Pick your crew of %(team_size)s."),
+    ("choose_slot", None): gettext_lazy(
+        "Attempt %(round)s. %(kmotr)s is the Godfather: choose which job to pull and a crew for it."),
+    ("slot_chosen", False): gettext_lazy("Job %(slot)s: a crew of %(team_size)s."),
+    ("slot_chosen", True): gettext_lazy("Job %(slot)s: a crew of %(team_size)s, and two sabotages to stop it."),
+    ("vote", None): gettext_lazy("Approve or reject this crew — %(approvals_needed)s approvals needed."),
+    ("proxy_vote", None): gettext_lazy("The host voted on behalf of %(seat)s."),
+    ("proxy_ready", None): gettext_lazy("The host tapped ready for %(seat)s."),
+    ("approved", None): gettext_lazy("Crew approved %(approve)s–%(reject)s. They move out."),
+    ("rejected", None): gettext_lazy(
+        "Crew rejected %(approve)s–%(reject)s. Failed votes: %(count)s of 5. %(kmotr)s is the new Godfather."),
+    ("action_play", None): gettext_lazy("Crew, choose your card in secret. Mafiosi must play Success."),
+    ("reveal", "success"): gettext_lazy(
+        "The cards are shuffled… Success: %(successes)s, failure: %(fails)s. The job succeeds."),
+    ("reveal", "fail"): gettext_lazy(
+        "The cards are shuffled… Success: %(successes)s, failure: %(fails)s. The job is foiled."),
+    ("two_fails_needed", None): gettext_lazy("One sabotage was not enough — this job needed two. It succeeds."),
+    ("five_rejections", True): gettext_lazy(
+        "Crew rejected %(approve)s–%(reject)s. Five crews rejected in a row. The Family can't agree — "
+        "the detectives win!"),
+    ("five_rejections", False): gettext_lazy(
+        "Five crews rejected in a row. The Family can't agree — the detectives win!"),
+    ("mafia_win", None): gettext_lazy("Three jobs pulled off. The Mafia rules the city!"),
+    ("detective_win", None): gettext_lazy("Three jobs foiled. The Family is broken — the law wins!"),
+    # The Plot Thickens
+    ("plot_deal", None): gettext_lazy("%(kmotr)s draws the plot cards %(drawn)s and hands them out — never to himself."),
+    ("plot_window", "pre_proposal"): gettext_lazy("Before the crew is picked: Strong Leader may take over as Godfather."),
+    ("plot_window", "no_confidence"): gettext_lazy("The crew was approved: No Confidence may cancel it."),
+    ("plot_window", "spotlight"): gettext_lazy("Before the cards are chosen: In the Spotlight may pick one to be played face up."),
+    ("plot_window", "close_eye"): gettext_lazy("The cards are in: Keeping a Close Eye on You may look at one."),
+    ("strong_leader", None): gettext_lazy("%(kmotr)s plays Strong Leader and is the Godfather now."),
+    ("plot_dealt", None): gettext_lazy("%(seat)s gets %(card)s."),
+    ("plot_used", ("establish_confidence", True)): gettext_lazy("%(seat)s sees the role of %(target)s, the Godfather."),
+    ("plot_used", ("overheard_conversation", True)): gettext_lazy("%(seat)s overhears %(target)s and learns their role."),
+    ("plot_used", ("open_up", True)): gettext_lazy("%(seat)s shows their role to %(target)s."),
+    ("plot_used", ("take_responsibility", True)): gettext_lazy("%(seat)s takes a plot card from %(target)s."),
+    ("plot_used", ("take_responsibility", False)): gettext_lazy("%(seat)s has no plot card to take."),
+    ("plot_used", ("in_the_spotlight", True)): gettext_lazy(
+        "%(seat)s puts %(target)s in the spotlight: their card will be shown with their name."),
+    ("plot_used", ("keeping_close_eye", True)): gettext_lazy("%(seat)s watches the card %(target)s played."),
+    ("cancelled", None): gettext_lazy("Failed votes: %(count)s of 5. %(kmotr)s is the new Godfather."),
+    ("no_confidence", None): gettext_lazy(
+        "%(seat)s plays No Confidence: the crew is cancelled, and that counts as a rejected vote."),
+    ("opinion_votes", None): gettext_lazy(
+        "The Opinion Makers have voted — approve: %(approve_seats)s; reject: %(reject_seats)s. Now everyone else."),
+}
+
+
+def _variant(code: str, params: dict):
+    if code in ("round_start", "slot_chosen"):
+        return bool(params.get("two_fails"))
+    if code == "reveal":
+        return params.get("result")
+    if code == "five_rejections":
+        return "approve" in params
+    if code == "plot_window":
+        return params.get("kind")
+    if code == "plot_used":
+        return params.get("card_key"), params.get("target") is not None
+    return None
+
+
+def _param(key: str, value, names: list[str]):
+    """A narration parameter as words: seats as names, plot cards by their names, lists joined."""
+    if isinstance(value, list):
+        return ", ".join(str(_param(key, item, names)) for item in value) or "—"
+    if key in SEAT_PARAMS and isinstance(value, int):
+        return names[value]
+    if key in ("drawn", "card"):
+        return PLOT_CARD_NAMES.get(value, value)
+    return value
+
+
+def proxy_label(move: dict, names: list[str]) -> str:
+    """A choice the host can make for an absent player (engines/mafie.py ``proxy``), in words."""
+    if move["type"] == "vote":
+        return str(gettext_lazy("Approve") if move["approve"] else gettext_lazy("Reject"))
+    return str(gettext_lazy("I'm ready"))
+
+
+def narrate(item: dict, names: list[str], view: dict | None = None) -> str:
+    params = {key: _param(key, value, names) for key, value in item.get("params", {}).items()}
+    if "card" in item.get("params", {}):
+        params["card_key"] = item["params"]["card"]
+    code = item.get("code", "")
+    line = LINES.get((code, _variant(code, params)))
+    return fill(line, params)
+
+
+PHASE_TITLES = {
+    "detective_meeting": gettext_lazy("Detective meeting"),
+    "team_selection": gettext_lazy("The Godfather picks a crew"),
+    "team_vote": gettext_lazy("Vote on the crew"),
+    "action_play": gettext_lazy("The job"),
+    "plot_deal": gettext_lazy("Plot cards"),
+    "plot_window": gettext_lazy("A plot card may be played"),
+    "game_over": gettext_lazy("Game over"),
+}
+
+
+def role_text(view: dict) -> str:
+    """A seat's role in words, from its own view: the reveal of a game the host ended."""
+    return str(ROLE_NAMES.get(view["me"]["role"], view["me"]["role"]))
+
+
+PLOT_WINDOW_TITLES = {
+    "pre_proposal": gettext_lazy("Strong Leader?"),
+    "no_confidence": gettext_lazy("No Confidence?"),
+    "spotlight": gettext_lazy("In the Spotlight?"),
+    "close_eye": gettext_lazy("Keeping a Close Eye on You?"),
+}
+
+
+OPTION_LABELS = {
+    "targeting": (gettext_lazy("Change the order of actions"),
+                  gettext_lazy("The Godfather first picks which job to attempt; job 5 only after two successes.")),
+    "blind_detectives": (gettext_lazy("Detectives don't know each other"),
+                         gettext_lazy("Skip the detective meeting.")),
+    "plot_cards": (gettext_lazy("The Plot Thickens"),
+                   gettext_lazy("Plot cards: each round the Godfather hands out 1–3 of them, face up.")),
+    "plot_distribution": (gettext_lazy("Plot cards with 5–8 players"),
+                          gettext_lazy("The Czech rulebook: 7 cards and 1 a round for 5–6 players, 2 a round "
+                                       "for 7–8. Or 10 cards for 5–6 and 2 a round up to 8 players.")),
+}
+
+
+OPTION_CHOICES = {
+    "plot_distribution": {"cz": gettext_lazy("Czech rulebook"), "ultraboardgames": gettext_lazy("10 cards, 2 a round")},
+}
+
+
+# Player-facing messages for the engine's refusal codes (the engine's own text is English).
+ERRORS = {
+    **COMMON_ERRORS,
+    "mafioso_must_succeed": gettext_lazy("Mafiosi must play Success."),
+    "not_kmotr": gettext_lazy("Only the Godfather picks the crew."),
+    "wrong_team_size": gettext_lazy("The crew has the wrong number of members."),
+    "duplicate_seat": gettext_lazy("Each crew member can be picked only once."),
+    "unknown_seat": gettext_lazy("That player is not at this table."),
+    "already_voted": gettext_lazy("You have already voted."),
+    "already_ready": gettext_lazy("You are already ready."),
+    "not_on_team": gettext_lazy("You are not on this crew."),
+    "already_played": gettext_lazy("You have already played your card."),
+    "slot_played": gettext_lazy("That job has already been done."),
+    "slot_locked": gettext_lazy("Job 5 can be attempted only after two jobs have succeeded."),
+    "slot_required": gettext_lazy("Pick which job to attempt."),
+    "unknown_slot": gettext_lazy("There are only jobs 1 to 5."),
+    "wrong_slot": gettext_lazy("That is not the job being attempted now."),
+    "bad_team": gettext_lazy("Pick the crew from the players at this table."),
+    "bad_slot": gettext_lazy("Pick a job from 1 to 5."),
+    "bad_vote": gettext_lazy("Choose approve or reject."),
+    "bad_card": gettext_lazy("Choose Success or Fail."),
+    # The Plot Thickens (engines/mafie_plot.py)
+    "bad_plot_deal": gettext_lazy("Hand one of the drawn plot cards to a player."),
+    "bad_target": gettext_lazy("Pick a player at this table."),
+    "not_kmotr_plot": gettext_lazy("Only the Godfather hands out plot cards."),
+    "plot_pending": gettext_lazy("Wait until the last plot card has been carried out."),
+    "unknown_plot_card": gettext_lazy("That plot card is not among the drawn ones."),
+    "plot_to_self": gettext_lazy("The Godfather never keeps a plot card himself."),
+    "not_your_plot_card": gettext_lazy("You have no plot card to carry out now."),
+    "wrong_plot_action": gettext_lazy("Carry out the plot card you were given."),
+    "not_a_neighbour": gettext_lazy("You can only overhear a neighbour."),
+    "open_up_self": gettext_lazy("Show your card to someone else."),
+    "nothing_to_take": gettext_lazy("That player does not hold that plot card."),
+    "bad_plot_play": gettext_lazy("Play a plot card you hold."),
+    "not_on_crew": gettext_lazy("Pick a member of the crew."),
+    "close_eye_self": gettext_lazy("Watch someone else's card."),
+    "already_watched": gettext_lazy("Someone is already watching that card."),
+    "opinion_first": gettext_lazy("The Opinion Maker votes first."),
+}
