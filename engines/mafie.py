@@ -44,6 +44,8 @@ Who may know what (rules A.4):
 * Roles: each seat learns its own (event ``role``, audience [seat]); non-blind detectives also
   learn the other detectives.  ``roles_dealt`` goes to nobody.  All roles are public at game
   over (rules A-Q14).
+* Chance (engines/chance.py, kept in ``state["secret"]["chance"]``): the deal's shuffle and the
+  plot deck's are the game master's (audience nobody); the first Kmotr's pick is public.
 * Votes: secret until the last one arrives, then all revealed with names (rules A.0, A.2).
   Not even the voter's own phone shows a cast vote (a glance at a phone gives nothing away).
 * Action cards: never attributed, only the counts are revealed (rules A.2 ``ACTION_REVEAL``).
@@ -79,12 +81,12 @@ from itertools import combinations
 from math import comb
 from typing import Any
 
+from engines import chance
 from engines import mafie_plot as plot
 from engines.base import (
     GAME_MASTER, HOST, NOBODY, PROXY, REMOVE_PLAYER, Action, Engine, Event, IllegalAction, MalformedAction, Option,
     Outcome, Result, State, checked_options, handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
 )
-from engines.rng import rng
 
 # --------------------------------------------------------------------------------------------
 # Tables (rules A.1; Czech rulebook, Příprava hry and Vytvoření týmu)
@@ -130,6 +132,9 @@ PLOT_DEAL = "plot_deal"         # The Plot Thickens: the Kmotr hands out the rou
 PLOT_WINDOW = "plot_window"     # The Plot Thickens: holders of a card are asked, one by one
 GAME_OVER = "game_over"
 
+# The chance kit's labels for the setup's draws (engines/chance.py; the plot deck's is plot.SHUFFLE).
+DEAL, KMOTR = "deal", "kmotr"
+
 OPTIONS = [
     Option("targeting", "Change the order of actions", False,
            help="The Kmotr first picks which action to attempt; each action once; the 5th "
@@ -163,7 +168,7 @@ def left(state: State, seat: int) -> int:
 # State
 # --------------------------------------------------------------------------------------------
 
-def _initial_state(players: int, options: dict, roles: list[str], kmotr: int) -> State:
+def _initial_state(players: int, options: dict, roles: list[str], kmotr: int, record: chance.Record) -> State:
     """The whole game as JSON types; seats index every per-seat list."""
     return {
         "ruleset": "mafie",
@@ -193,6 +198,7 @@ def _initial_state(players: int, options: dict, roles: list[str], kmotr: int) ->
             "roles": roles,                 # role per seat
             "ballots": [None] * players,    # vote per seat until the reveal (True = approve)
             "cards": [None] * players,      # action card per crew seat until the reveal
+            "chance": record,               # the chance kit's record (engines/chance.py)
         },
     }
 
@@ -202,24 +208,27 @@ def _initial_state(players: int, options: dict, roles: list[str], kmotr: int) ->
 # --------------------------------------------------------------------------------------------
 
 def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> Result:
-    """Deal roles, draw the first Kmotr, and open the detective meeting (or the first round)."""
+    """Deal roles, draw the first Kmotr, and open the detective meeting (or the first round).
+
+    Every draw is the chance kit's (engines/chance.py), recorded as an event; a forced ``deal``
+    (tests, replays) is the kit's forced outcomes, so forcing and drawing are one mechanism."""
     if type(players) is not int or players not in ROLES:
         raise ValueError(f"Mafie needs 5 to 10 players, not {players!r}")
     options = checked_options(OPTIONS, options, "Mafie")
-    deal = _checked_deal(players, deal or {})
-    roles = deal["roles"] if "roles" in deal else _deal_roles(players, seed)
-    kmotr = deal["kmotr"] if "kmotr" in deal else rng(seed, "kmotr").randrange(players)
-    state = _initial_state(players, options, roles, kmotr)
-    if options["plot_cards"]:
-        public, secret = plot.new(players, options["plot_distribution"], seed)
-        if "plot_deck" in deal:
-            if sorted(deal["plot_deck"]) != sorted(secret["deck"]):
-                raise ValueError("plot_deck must be an order of this game's plot cards")
-            secret = {**secret, "deck": list(deal["plot_deck"])}
-        state["plot"], state["secret"] = public, {**state["secret"], "plot": secret}
-    events = [Event("roles_dealt", {"roles": list(roles)}, NOBODY)]
+    record = chance.new(seed, forced=_forced(players, options, deal or {}))
+    events: list[Event] = []
+    roles, record = _deal_roles(players, record, events)
+    # The first Kmotr is drawn in front of everyone (the token is public): a public pick.
+    first = chance.pick(record, KMOTR, list(range(players)))
+    state = _initial_state(players, options, roles, first.value, first.chance)
+    events.append(Event("roles_dealt", {"roles": list(roles)}, NOBODY))
     events += [Event("role", _role_notice(state, seat), [seat]) for seat in range(players)]
-    events.append(Event("kmotr_chosen", {"kmotr": kmotr}))
+    events += [first.event, Event("kmotr_chosen", {"kmotr": first.value})]
+    if options["plot_cards"]:
+        public, secret, shuffled = plot.new(players, options["plot_distribution"], first.chance)
+        events.append(shuffled.event)
+        state["plot"] = public
+        state["secret"] = {**state["secret"], "plot": secret, "chance": shuffled.chance}
     _say(state, "setup")
     if options["blind_detectives"]:
         _begin_round(state, events)     # rules A.3.2: skip the detective meeting
@@ -228,10 +237,13 @@ def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> R
     return Result(state, events)
 
 
-def _checked_deal(players: int, deal: dict) -> dict:
-    """Validate a forced secret setup for tests and replays."""
+def _forced(players: int, options: dict, deal: dict) -> dict[str, list]:
+    """A forced secret setup for tests and replays, validated, as the chance kit's forced
+    outcomes: ``roles`` is the deal's shuffle, ``kmotr`` the first Kmotr's pick, ``plot_deck``
+    the plot deck's shuffle (only with plot cards)."""
     if not isinstance(deal, dict) or set(deal) - {"roles", "kmotr", "plot_deck"}:
         raise ValueError("deal may only force 'roles', 'kmotr' and 'plot_deck'")
+    forced: dict[str, list] = {}
     if "roles" in deal:
         roles = deal["roles"]
         mafiosi, detectives = ROLES[players]
@@ -239,20 +251,27 @@ def _checked_deal(players: int, deal: dict) -> dict:
                 or roles.count(MAFIOSO) != mafiosi or roles.count(DETECTIVE) != detectives):
             raise ValueError(
                 f"{players} players need {mafiosi} mafiosi and {detectives} detectives")
-        deal = {**deal, "roles": list(roles)}
+        forced[DEAL] = [list(roles)]
     if "kmotr" in deal:
         kmotr = deal["kmotr"]
         if type(kmotr) is not int or not 0 <= kmotr < players:
             raise ValueError(f"kmotr must be a seat 0..{players - 1}")
-    return deal
+        forced[KMOTR] = [kmotr]
+    if "plot_deck" in deal and options["plot_cards"]:
+        if not isinstance(deal["plot_deck"], list) or \
+                sorted(deal["plot_deck"]) != sorted(plot.deck(players, options["plot_distribution"])):
+            raise ValueError("plot_deck must be an order of this game's plot cards")
+        forced[plot.SHUFFLE] = [list(deal["plot_deck"])]
+    return forced
 
 
-def _deal_roles(players: int, seed: int) -> list[str]:
-    """Shuffle the character cards and deal one to each seat (Czech rulebook, Příprava hry)."""
+def _deal_roles(players: int, record: chance.Record, events: list[Event]) -> tuple[list[str], chance.Record]:
+    """Shuffle the character cards and deal one to each seat (Czech rulebook, Příprava hry):
+    the game master's draw (audience nobody; each seat then learns its own role)."""
     mafiosi, detectives = ROLES[players]
-    roles = [MAFIOSO] * mafiosi + [DETECTIVE] * detectives
-    rng(seed, "deal").shuffle(roles)
-    return roles
+    shuffled = chance.shuffle(record, DEAL, [MAFIOSO] * mafiosi + [DETECTIVE] * detectives)
+    events.append(shuffled.event)
+    return shuffled.value, shuffled.chance
 
 
 def _role_notice(state: State, seat: int) -> dict:

@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engines import chance
 from engines.base import Event, IllegalAction, MalformedAction
-from engines.rng import rng
 
 IMMEDIATE, KEEP, PERMANENT = "immediate", "keep", "permanent"   # ★, ▲, ◎
 
@@ -55,6 +55,8 @@ CZ, ULTRA = "cz", "ultraboardgames"
 # Overheard Conversation and one Open Up — cards of the full deck that work at any table size.
 ULTRA_SMALL_EXTRA = ("no_confidence", "overheard_conversation", "open_up")
 
+SHUFFLE = "plot"   # the chance kit's label for the deck's shuffle (engines/chance.py)
+
 
 def deck(players: int, distribution: str = CZ) -> list[str]:
     """The plot cards in play, in a fixed order (shuffled by ``new``)."""
@@ -75,12 +77,12 @@ def draw_count(players: int, distribution: str = CZ) -> int:
     return 1
 
 
-def new(players: int, distribution: str, seed: int) -> tuple[dict, dict]:
-    """The expansion at setup: a shuffled deck, nothing held, nothing learnt."""
-    cards = deck(players, distribution)
-    rng(seed, "plot").shuffle(cards)
+def new(players: int, distribution: str, record: chance.Record) -> tuple[dict, dict, chance.Draw]:
+    """The expansion at setup: a shuffled deck (the chance kit's draw ``SHUFFLE``, the game
+    master's: the order is the future), nothing held, nothing learnt; and the draw."""
+    shuffled = chance.shuffle(record, SHUFFLE, deck(players, distribution))
     plot = {"held": [], "drawn": [], "pending": None, "log": [], "next_id": 1}
-    return plot, {"deck": cards, "results": [[] for _ in range(players)]}
+    return plot, {"deck": shuffled.value, "results": [[] for _ in range(players)]}, shuffled
 
 
 # --------------------------------------------------------------------------------------------
