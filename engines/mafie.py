@@ -85,7 +85,8 @@ from engines import chance
 from engines import mafie_plot as plot
 from engines.base import (
     GAME_MASTER, HOST, NOBODY, PROXY, REMOVE_PLAYER, Action, Engine, Event, IllegalAction, MalformedAction, Option,
-    Outcome, Result, State, checked_options, handler_for, host_for, parse_proxy, parse_removal, proxied, proxy_moves,
+    Outcome, Result, State, checked_options, handler_for, host_for, next_turn, parse_proxy, parse_removal, proxied,
+    proxy_moves, say, stop_clock, working_copy,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -229,7 +230,7 @@ def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> R
         events.append(shuffled.event)
         state["plot"] = public
         state["secret"] = {**state["secret"], "plot": secret, "chance": shuffled.chance}
-    _say(state, "setup")
+    say(state, "setup")
     if options["blind_detectives"]:
         _begin_round(state, events)     # rules A.3.2: skip the detective meeting
     else:
@@ -290,24 +291,13 @@ def _partners(state: State, seat: int) -> list[int] | None:
 # --------------------------------------------------------------------------------------------
 # Phase transitions
 #
-# Each takes a state dict owned by the current ``apply``/``setup`` (already a copy), assigns its
-# top-level keys and appends to ``events``.  Nested lists and dicts are replaced, never modified
-# in place, so the caller's input state is never touched.
+# Each takes the state the current ``setup`` builds or ``apply`` works on (its
+# ``working_copy``: engines/base.py), changes it and appends to ``events``.
 # --------------------------------------------------------------------------------------------
 
-def _say(state: State, code: str, **params: Any) -> None:
-    """Add a public narration line (rules A.4) to the current step."""
-    state["narration"] = state["narration"] + [{"code": code, "params": params}]
-
-
-def _next_turn(state: State, phase: str) -> None:
-    state["phase"] = phase
-    state["turn"] += 1
-
-
 def _begin_detective_meeting(state: State, events: list[Event]) -> None:
-    _next_turn(state, DETECTIVE_MEETING)
-    _say(state, "detective_meeting")
+    next_turn(state, DETECTIVE_MEETING)
+    say(state, "detective_meeting")
 
 
 def _begin_round(state: State, events: list[Event]) -> None:
@@ -315,8 +305,8 @@ def _begin_round(state: State, events: list[Event]) -> None:
     events.append(Event("round_started", {"round": state["round"], "kmotr": state["kmotr"]}))
     if not state["options"]["targeting"]:
         slot = state["round"]
-        _say(state, "round_start", round=slot, team_size=team_size(state["players"], slot),
-             two_fails=fails_needed(state["players"], slot) == 2)
+        say(state, "round_start", round=slot, team_size=team_size(state["players"], slot),
+            two_fails=fails_needed(state["players"], slot) == 2)
     if state["plot"] is None:
         _begin_proposal(state, events)
     elif not _open_window(state, events, "pre_proposal", "deal"):
@@ -329,8 +319,8 @@ def _begin_plot_deal(state: State, events: list[Event]) -> None:
     count = plot.draw_count(state["players"], state["options"]["plot_distribution"])
     public, secret = plot.draw(state["plot"], state["secret"]["plot"], count, events)
     state["plot"], state["secret"] = public, {**state["secret"], "plot": secret}
-    _next_turn(state, PLOT_DEAL)
-    _say(state, "plot_deal", kmotr=state["kmotr"], drawn=[card["card"] for card in public["drawn"]])
+    next_turn(state, PLOT_DEAL)
+    say(state, "plot_deal", kmotr=state["kmotr"], drawn=[card["card"] for card in public["drawn"]])
     _after_plot_move(state, events)
 
 
@@ -342,20 +332,20 @@ def _after_plot_move(state: State, events: list[Event]) -> None:
 
 def _begin_proposal(state: State, events: list[Event]) -> None:
     """A new team-building attempt.  [Expansion: PRE_PROPOSAL window (Strong Leader) first.]"""
-    _next_turn(state, TEAM_SELECTION)
+    next_turn(state, TEAM_SELECTION)
     state["team"] = []
     if state["options"]["targeting"]:
         state["slot"] = None    # rules A.3.1: the Kmotr names the slot with the crew
-        _say(state, "choose_slot", round=state["round"], kmotr=state["kmotr"])
+        say(state, "choose_slot", round=state["round"], kmotr=state["kmotr"])
     else:
         state["slot"] = state["round"]
-        _say(state, "team_selection", kmotr=state["kmotr"],
-             team_size=team_size(state["players"], state["slot"]))
+        say(state, "team_selection", kmotr=state["kmotr"],
+            team_size=team_size(state["players"], state["slot"]))
 
 
 def _begin_vote(state: State, events: list[Event]) -> None:
     """TEAM_VOTE: every seat votes (rules A.2).  [Expansion: Opinion Makers vote first.]"""
-    _next_turn(state, TEAM_VOTE)
+    next_turn(state, TEAM_VOTE)
     state["secret"] = {**state["secret"], "ballots": [None] * state["players"]}
     state["narration"] = []
     openers = plot.opinion_makers(state["plot"]) if state["plot"] is not None else []
@@ -363,9 +353,9 @@ def _begin_vote(state: State, events: list[Event]) -> None:
     state["opinion"] = {"seats": openers, "votes": None} if openers else None
     if state["options"]["targeting"]:
         slot = state["slot"]
-        _say(state, "slot_chosen", slot=slot, team_size=team_size(state["players"], slot),
-             two_fails=fails_needed(state["players"], slot) == 2)
-    _say(state, "vote", approvals_needed=APPROVALS_NEEDED[state["players"]])
+        say(state, "slot_chosen", slot=slot, team_size=team_size(state["players"], slot),
+            two_fails=fails_needed(state["players"], slot) == 2)
+    say(state, "vote", approvals_needed=APPROVALS_NEEDED[state["players"]])
 
 
 def _reveal_votes(state: State, events: list[Event]) -> None:
@@ -394,7 +384,7 @@ def _reveal_votes(state: State, events: list[Event]) -> None:
 def _after_approval(state: State, events: list[Event]) -> None:
     """An approved crew; with plot cards, No Confidence and then In the Spotlight may react."""
     vote = state["last_vote"]
-    _say(state, "approved", approve=vote["approve"], reject=vote["reject"])
+    say(state, "approved", approve=vote["approve"], reject=vote["reject"])
     if state["plot"] is None or not _open_window(state, events, "no_confidence", "spotlight"):
         _continue(state, events, "spotlight")
 
@@ -413,13 +403,13 @@ def _after_rejection(state: State, events: list[Event], cancelled: bool = False)
     counts = {} if cancelled else {"approve": vote["approve"], "reject": vote["reject"]}
     if state["rejections"] >= MAX_REJECTIONS:
         # "Detektivové ve hře zvítězí okamžitě, když není schváleno 5 týmů pro akci po sobě."
-        _say(state, "five_rejections", **counts)
+        say(state, "five_rejections", **counts)
         _end_game(state, events, DETECTIVES, "five_rejections")
         return
     # "posuňte žeton kmotra ke hráči po levici současného kmotra" (Hlasování o týmu)
     _pass_kmotr(state, events, left(state, state["kmotr"]))
-    _say(state, "rejected" if not cancelled else "cancelled", **counts, count=state["rejections"],
-         kmotr=state["kmotr"])
+    say(state, "rejected" if not cancelled else "cancelled", **counts, count=state["rejections"],
+        kmotr=state["kmotr"])
     if state["plot"] is None or not _open_window(state, events, "pre_proposal", "proposal"):
         _begin_proposal(state, events)
 
@@ -431,9 +421,9 @@ def _pass_kmotr(state: State, events: list[Event], seat: int) -> None:
 
 def _begin_action_play(state: State, events: list[Event]) -> None:
     """ACTION_PLAY: each crew member plays one action card in secret (rules A.2)."""
-    _next_turn(state, ACTION_PLAY)
+    next_turn(state, ACTION_PLAY)
     state["secret"] = {**state["secret"], "cards": [None] * state["players"]}
-    _say(state, "action_play")
+    say(state, "action_play")
 
 
 def _after_cards_submitted(state: State, events: list[Event]) -> None:
@@ -448,18 +438,21 @@ def _open_window(state: State, events: list[Event], kind: str, then: str) -> boo
     queue = plot.poll(state["plot"], kind, state["kmotr"], state["players"])
     if not queue:
         return False
-    _next_turn(state, PLOT_WINDOW)
+    next_turn(state, PLOT_WINDOW)
     # "opened": which window this is (the turn it opened at).  The game master closes it
     # PLOT_WINDOW_SECONDS after it opened, once everyone asked has answered (close_window).
+    # The clock's id is that turn, not base.start_clock's counter: a window and its clock are
+    # one thing, named alike since they were built (the web layer and its tests rely on it).
     state["window"] = {"kind": kind, "queue": queue, "then": then, "opened": state["turn"]}
     state["clock"] = {"id": state["turn"], "seconds": PLOT_WINDOW_SECONDS, "move": {"type": "close_window"}}
-    _say(state, "plot_window", kind=kind, card=plot.WINDOWS[kind])
+    say(state, "plot_window", kind=kind, card=plot.WINDOWS[kind])
     return True
 
 
 def _continue(state: State, events: list[Event], then: str) -> None:
     """Where the game goes once a window has closed."""
-    state["window"] = state["clock"] = None
+    state["window"] = None
+    stop_clock(state)
     if then == "deal":
         _begin_plot_deal(state, events)
     elif then == "proposal":
@@ -495,9 +488,9 @@ def _reveal_action(state: State, events: list[Event]) -> None:
                                          "cards": played}, NOBODY))
     events.append(Event("action_revealed", dict(state["last_action"])))
     state["narration"] = []
-    _say(state, "reveal", successes=len(played) - fails, fails=fails, result=result)
+    say(state, "reveal", successes=len(played) - fails, fails=fails, result=result)
     if fails == 1 and fails_needed(players, slot) == 2:
-        _say(state, "two_fails_needed")
+        say(state, "two_fails_needed")
     _after_action(state, events)
 
 
@@ -505,10 +498,10 @@ def _after_action(state: State, events: list[Event]) -> None:
     """Three of a kind ends the game; else the next round (Czech rulebook, Konec hry)."""
     results = [entry["result"] for entry in state["track"]]
     if results.count(SUCCESS) >= WINS_NEEDED:
-        _say(state, "mafia_win")
+        say(state, "mafia_win")
         _end_game(state, events, MAFIA, "three_successes")
     elif results.count(FAIL) >= WINS_NEEDED:
-        _say(state, "detective_win")
+        say(state, "detective_win")
         _end_game(state, events, DETECTIVES, "three_failures")
     else:
         # Left of the Kmotr who proposed the approved crew (rules A.2 invariants).
@@ -526,13 +519,12 @@ def ready(state: State, seat: int, action: Action) -> Result:
     _expect_phase(state, DETECTIVE_MEETING)
     if seat in state["ready"]:
         raise IllegalAction("already_ready", "You are already ready")
-    new = dict(state)
-    new["ready"] = sorted(state["ready"] + [seat])
+    state["ready"] = sorted(state["ready"] + [seat])
     events = [Event("ready", {"seat": seat})]
-    if len(new["ready"]) == new["players"]:
-        new["narration"] = []
-        _begin_round(new, events)
-    return Result(new, events)
+    if len(state["ready"]) == state["players"]:
+        state["narration"] = []
+        _begin_round(state, events)
+    return Result(state, events)
 
 
 def propose_team(state: State, seat: int, action: Action) -> Result:
@@ -542,12 +534,11 @@ def propose_team(state: State, seat: int, action: Action) -> Result:
         raise IllegalAction("not_kmotr", "Only the Kmotr proposes the crew")
     slot = _checked_slot(state, action.get("slot"))
     team = _checked_team(state, action["team"], team_size(state["players"], slot))
-    new = dict(state)
-    new["slot"] = slot
-    new["team"] = team
+    state["slot"] = slot
+    state["team"] = team
     events = [Event("team_proposed", {"kmotr": seat, "slot": slot, "team": list(team)})]
-    _begin_vote(new, events)
-    return Result(new, events)
+    _begin_vote(state, events)
+    return Result(state, events)
 
 
 def _checked_slot(state: State, slot: int | None) -> int:
@@ -589,20 +580,19 @@ def vote(state: State, seat: int, action: Action) -> Result:
         raise IllegalAction("opinion_first", "The Opinion Maker votes first")
     ballots = list(ballots)
     ballots[seat] = action["approve"]
-    new = dict(state)
-    new["secret"] = {**state["secret"], "ballots": ballots}
+    state["secret"] = {**state["secret"], "ballots": ballots}
     events = [Event("vote_cast", {"seat": seat})]
     if _opinion_first(state) and all(ballots[s] is not None for s in opinion["seats"]):
         # Two Opinion Makers choose secretly and are revealed together.
         votes = [[s, ballots[s]] for s in opinion["seats"]]
-        new["opinion"] = {**opinion, "votes": votes}
-        new["turn"] += 1
+        state["opinion"] = {**opinion, "votes": votes}
+        next_turn(state)
         events.append(Event("opinion_votes", {"votes": votes}))
-        _say(new, "opinion_votes", approve_seats=[s for s, v in votes if v],
-             reject_seats=[s for s, v in votes if not v])
+        say(state, "opinion_votes", approve_seats=[s for s, v in votes if v],
+            reject_seats=[s for s, v in votes if not v])
     if None not in ballots:     # "the app waits for every vote" (rules A.2)
-        _reveal_votes(new, events)
-    return Result(new, events)
+        _reveal_votes(state, events)
+    return Result(state, events)
 
 
 def _opinion_first(state: State) -> bool:
@@ -624,12 +614,11 @@ def play_action_card(state: State, seat: int, action: Action) -> Result:
         raise IllegalAction("mafioso_must_succeed", "Mafiosi must play Success")
     cards = list(cards)
     cards[seat] = card
-    new = dict(state)
-    new["secret"] = {**state["secret"], "cards": cards}
+    state["secret"] = {**state["secret"], "cards": cards}
     events = [Event("card_played", {"seat": seat})]
-    if all(cards[member] is not None for member in new["team"]):
-        _after_cards_submitted(new, events)
-    return Result(new, events)
+    if all(cards[member] is not None for member in state["team"]):
+        _after_cards_submitted(state, events)
+    return Result(state, events)
 
 
 def assign_plot_card(state: State, seat: int, action: Action) -> Result:
@@ -654,7 +643,6 @@ def play_plot_card(state: State, seat: int, action: Action) -> Result:
     if held is None or held["id"] != action["card"]:
         raise IllegalAction("not_your_plot_card", "You have no plot card to play now")
     target = action.get("target")
-    new = dict(state)
     events: list[Event] = []
     if held["card"] in plot.TARGETED:
         if target not in state["team"]:
@@ -664,39 +652,38 @@ def play_plot_card(state: State, seat: int, action: Action) -> Result:
                 raise IllegalAction("close_eye_self", "Watch someone else")
             if target in state["inspected"]:
                 raise IllegalAction("already_watched", "Someone already watches that card")
-            new["inspected"] = state["inspected"] + [target]
-            new["secret"] = {**state["secret"], "plot": plot.learn_card(
+            state["inspected"] = state["inspected"] + [target]
+            state["secret"] = {**state["secret"], "plot": plot.learn_card(
                 state["secret"]["plot"], seat, held, target, state["secret"]["cards"][target], events)}
         else:
-            new["spotlight"] = target
+            state["spotlight"] = target
     elif target is not None:
         raise MalformedAction("bad_target", "This card takes no target")
-    new["plot"] = plot.spend(state["plot"], held, target if held["card"] in plot.TARGETED else None, events)
-    new["turn"] += 1
-    _announce_plot(new, events)
+    state["plot"] = plot.spend(state["plot"], held, target if held["card"] in plot.TARGETED else None, events)
+    next_turn(state)
+    _announce_plot(state, events)
     if held["card"] == "strong_leader":
         # Card 1: the holder becomes the Kmotr; one per vote, so the window closes.
-        _pass_kmotr(new, events, seat)
-        _say(new, "strong_leader", kmotr=seat)
-        _continue(new, events, window["then"])
+        _pass_kmotr(state, events, seat)
+        say(state, "strong_leader", kmotr=seat)
+        _continue(state, events, window["then"])
     elif held["card"] == "no_confidence":
         # Card 2: the approved crew is cancelled and this counts as a rejected vote.
-        new["window"] = None
-        _say(new, "no_confidence", seat=seat)
-        _after_rejection(new, events, cancelled=True)
+        state["window"] = None
+        say(state, "no_confidence", seat=seat)
+        _after_rejection(state, events, cancelled=True)
     else:
-        _next_asked(new, events)
-    return Result(new, events)
+        _next_asked(state, events)
+    return Result(state, events)
 
 
 def pass_plot(state: State, seat: int, action: Action) -> Result:
     """The asked holder lets the moment go; a pass is final for this window."""
     _asked(state, seat)
-    new = dict(state)
-    new["turn"] += 1
+    next_turn(state)
     events: list[Event] = [Event("plot_passed", {"seat": seat, "window": state["window"]["kind"]})]
-    _next_asked(new, events)
-    return Result(new, events)
+    _next_asked(state, events)
+    return Result(state, events)
 
 
 def _asked(state: State, seat: int) -> dict:
@@ -720,21 +707,19 @@ def close_window(state: State, seat: int | None, action: Action) -> Result:
     _expect_phase(state, PLOT_WINDOW)
     if seat is not None or state["window"]["queue"]:
         raise IllegalAction("not_your_turn", "Only the game master closes the window")
-    new = dict(state)
     events: list[Event] = [Event("plot_window_closed", {"window": state["window"]["kind"]})]
-    _continue(new, events, state["window"]["then"])
-    return Result(new, events)
+    _continue(state, events, state["window"]["then"])
+    return Result(state, events)
 
 
 def _plot_move(state: State, move) -> Result:
     events: list[Event] = []
     public, secret = move(state["plot"], state["secret"]["plot"], events)
-    new = dict(state)
-    new["plot"], new["secret"] = public, {**state["secret"], "plot": secret}
-    new["turn"] += 1   # the deal's screens change with every card
-    _announce_plot(new, events)
-    _after_plot_move(new, events)
-    return Result(new, events)
+    state["plot"], state["secret"] = public, {**state["secret"], "plot": secret}
+    next_turn(state)   # the deal's screens change with every card
+    _announce_plot(state, events)
+    _after_plot_move(state, events)
+    return Result(state, events)
 
 
 def _announce_plot(state: State, events: list[Event]) -> None:
@@ -742,10 +727,10 @@ def _announce_plot(state: State, events: list[Event]) -> None:
     are never hidden); Strong Leader and No Confidence have lines of their own."""
     for event in events:
         if event.kind == "plot_dealt":
-            _say(state, "plot_dealt", seat=event.data["to"], card=event.data["card"])
+            say(state, "plot_dealt", seat=event.data["to"], card=event.data["card"])
         elif event.kind == "plot_used" and event.data["card"] not in ("strong_leader", "no_confidence"):
-            _say(state, "plot_used", seat=event.data["seat"], card=event.data["card"],
-                 target=event.data.get("target"))
+            say(state, "plot_used", seat=event.data["seat"], card=event.data["card"],
+                target=event.data.get("target"))
 
 
 def _expect_phase(state: State, phase: str) -> None:
@@ -818,10 +803,9 @@ def _public_choice(action: Action) -> bool:
 def proxy(state: State, seat: int | None, action: Action) -> Result:
     """The host makes a public choice for a seat; a vote stays secret until the last is in."""
     target, inner = proxied(state, seat, action, legal_actions, _public_choice)
-    new = dict(state)
-    _say(new, "proxy_vote" if inner["type"] == "vote" else "proxy_ready", seat=target)
-    new, events = _ACTIONS[inner["type"]][1](new, target, inner)
-    return Result(new, [Event("proxied", {"seat": target, "type": inner["type"]}), *events])
+    say(state, "proxy_vote" if inner["type"] == "vote" else "proxy_ready", seat=target)
+    state, events = _ACTIONS[inner["type"]][1](state, target, inner)
+    return Result(state, [Event("proxied", {"seat": target, "type": inner["type"]}), *events])
 
 
 def host_proxy_moves(state: State) -> dict[int, list[Action]]:
@@ -860,13 +844,14 @@ _ACTIONS = {
 
 
 def apply(state: State, seat: int | None, action: Action) -> Result:
-    """Apply ``seat``'s action to a copy of ``state``; raise and change nothing if it is bad."""
+    """Apply ``seat``'s action to a copy of ``state``; raise and change nothing if it is bad.
+    Every handler works on that copy (``working_copy``): the input is never touched."""
     handler = handler_for(_ACTIONS, state, seat, action, over=state["phase"] == GAME_OVER)
     if seat is GAME_MASTER and handler is not close_window:
         raise IllegalAction("not_your_turn", "The game master has nothing to do here")
     if seat == HOST and handler not in (proxy, remove_player):
         raise IllegalAction("not_your_turn", "The host has nothing to do here")
-    return handler(state, seat, action)
+    return handler(working_copy(state), seat, action)
 
 
 # --------------------------------------------------------------------------------------------
@@ -970,8 +955,8 @@ def _crews(players: int, size: int) -> tuple[tuple[int, ...], ...]:
 
 def _end_game(state: State, events: list[Event], winner: str, reason: str) -> None:
     """GAME_OVER: the winning team, and every role revealed (rules A.2, A-Q14)."""
-    _next_turn(state, GAME_OVER)
-    state["clock"] = None
+    next_turn(state, GAME_OVER)
+    stop_clock(state)
     role = MAFIOSO if winner == MAFIA else DETECTIVE
     roles = state["secret"]["roles"]
     winners = [seat for seat, seat_role in enumerate(roles) if seat_role == role]
