@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy
 
-from engines.mafie_plot import WINDOWS
+from engines.mafie.plot_cards import WINDOWS
 
 from . import COMMON_ERRORS, FormError, form_seat, fill, key_of
 

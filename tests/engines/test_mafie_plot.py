@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from engines import chance
-from engines import mafie_plot as plot
+from engines.mafie import plot_cards as plot
 from engines.base import NOBODY, IllegalAction, MalformedAction
 
 ROLES7 = ["mafioso", "detective", "mafioso", "mafioso", "detective", "mafioso", "detective"]

@@ -6,7 +6,8 @@ is the authority.  Roles and the first Kmotr are forced with ``deal=``.
 
 import pytest
 
-from engines import chance, mafie, mafie_plot
+from engines import chance, mafie
+from engines.mafie import moves, plot_cards
 from engines.base import NOBODY, PUBLIC, IllegalAction, MalformedAction, resolve_options
 from tests.engines.mafie_helpers import RULESET, Table, codes, kinds, only, roles
 from tests.engines.playthrough import random_playthrough
@@ -315,7 +316,7 @@ def test_A_1_forced_deal_keys_are_optional():
 def test_A_1_a_forced_deal_is_forced_outcomes_of_the_chance_kit_and_the_deck_is_checked():
     """rules A.1, §A.3.3: roles, the first Kmotr and the plot deck forced for a test or a replay
     are taken by the same draws as a seed's deal, each recorded as forced."""
-    deck = list(reversed(mafie_plot.deck(7)))
+    deck = list(reversed(plot_cards.deck(7)))
     options = resolve_options(RULESET, {"plot_cards": True})
     state, events = RULESET.setup(7, options, 3, deal={"roles": roles(7, {0, 1, 2}), "kmotr": 6, "plot_deck": deck})
     assert (state["secret"]["roles"], state["kmotr"], state["secret"]["plot"]["deck"]) == (roles(7, {0, 1, 2}), 6, deck)
@@ -580,7 +581,7 @@ def test_legal_actions_list_every_crew_and_only_success_for_mafiosi():
     g.ready_all()
     crews = RULESET.legal_actions(g.state, 0)
     assert len(crews) == 120    # C(10, 3)
-    assert {tuple(action["team"]) for action in crews} == set(mafie._crews(10, 3))
+    assert {tuple(action["team"]) for action in crews} == set(moves._crews(10, 3))
     assert RULESET.legal_actions(g.state, 1) == []
     g.propose([0, 6, 7])
     g.vote()
@@ -595,12 +596,12 @@ def test_targeting_legal_actions_cover_open_slots():
 
 
 def test_crew_sample_is_bounded_and_deterministic(monkeypatch):
-    monkeypatch.setattr(mafie, "TEAM_SAMPLE_LIMIT", 100)
-    mafie._crews.cache_clear()
+    monkeypatch.setattr(moves, "TEAM_SAMPLE_LIMIT", 100)
+    moves._crews.cache_clear()
     try:
-        crews = mafie._crews(10, 5)
+        crews = moves._crews(10, 5)
         assert len(crews) == 100 == len(set(crews))
         assert crews[0] == (0, 1, 2, 3, 4) and all(len(crew) == 5 for crew in crews)
     finally:
         monkeypatch.undo()
-        mafie._crews.cache_clear()
+        moves._crews.cache_clear()

@@ -1,9 +1,10 @@
 """Mafie expansion "Smyčka se utahuje" (The Plot Thickens): the plot cards, the deck, the
 Kmotr's deal and the immediate (★) cards — docs/rules/mafie.md §A.3.3.
 
-``engines.mafie`` plays them (option ``plot_cards``): the deal at the start of every round,
-the reaction windows and Opinion Maker live there.  This module works on a small sub-state
-that ``engines.mafie`` keeps under ``state["plot"]`` (public) and ``state["secret"]["plot"]``:
+The rest of ``engines.mafie`` plays them (option ``plot_cards``): the deal at the start of every
+round, the reaction windows and Opinion Maker live in base_game.py and plot_moves.py.  This
+module works on a small sub-state that the game keeps under ``state["plot"]`` (public) and
+``state["secret"]["plot"]``:
 
     plot   = {"held":   [{"id", "card", "holder"}],   # every card in front of a player: public
               "drawn":  [{"id", "card"}],             # drawn this round, not yet handed out
