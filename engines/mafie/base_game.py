@@ -27,6 +27,7 @@ def _begin_detective_meeting(state: State, events: list[Event]) -> None:
     next_turn(state, DETECTIVE_MEETING)
     say(state, "detective_meeting")
 
+
 def ready(state: State, seat: int, action: Action) -> Result:
     """Detective meeting, phone mode: every seat taps ready once (rules A.2, A.4)."""
     _expect_phase(state, DETECTIVE_MEETING)
@@ -56,6 +57,7 @@ def _begin_round(state: State, events: list[Event]) -> None:
     elif not _open_window(state, events, "pre_proposal", "deal"):
         _begin_plot_deal(state, events)    # Strong Leader first: the new Kmotr would deal
 
+
 def _begin_plot_deal(state: State, events: list[Event]) -> None:
     """PLOT_DEAL (rules §A.3.3): the Kmotr draws the round's cards, shows them and hands them
     out one at a time; each immediate card is carried out before the next is handed out."""
@@ -65,6 +67,7 @@ def _begin_plot_deal(state: State, events: list[Event]) -> None:
     next_turn(state, PLOT_DEAL)
     say(state, "plot_deal", kmotr=state["kmotr"], drawn=[card["card"] for card in public["drawn"]])
     _after_plot_move(state, events)
+
 
 def _after_plot_move(state: State, events: list[Event]) -> None:
     """The deal goes on while cards remain or a card awaits its holder; then the proposal."""
@@ -88,6 +91,7 @@ def _begin_proposal(state: State, events: list[Event]) -> None:
         say(state, "team_selection", kmotr=state["kmotr"],
             team_size=team_size(state["players"], state["slot"]))
 
+
 def propose_team(state: State, seat: int, action: Action) -> Result:
     """The Kmotr names the crew (and, with targeting, the slot) (rules A.2 TEAM_SELECTION)."""
     _expect_phase(state, TEAM_SELECTION)
@@ -100,6 +104,7 @@ def propose_team(state: State, seat: int, action: Action) -> Result:
     events = [Event("team_proposed", {"kmotr": seat, "slot": slot, "team": list(team)})]
     _begin_vote(state, events)
     return Result(state, events)
+
 
 def _checked_slot(state: State, slot: int | None) -> int:
     if not state["options"]["targeting"]:
@@ -116,6 +121,7 @@ def _checked_slot(state: State, slot: int | None) -> int:
     if slot == SLOTS and _successes(state) < SLOT5_SUCCESSES_NEEDED:
         raise IllegalAction("slot_locked", "Action 5 opens only after two successful actions")
     return slot
+
 
 def _checked_team(state: State, team: list[int], size: int) -> list[int]:
     """Exactly ``size`` distinct players, the Kmotr may include himself (rules A.2)."""
@@ -146,6 +152,7 @@ def _begin_vote(state: State, events: list[Event]) -> None:
             two_fails=fails_needed(state["players"], slot) == 2)
     say(state, "vote", approvals_needed=APPROVALS_NEEDED[state["players"]])
 
+
 def vote(state: State, seat: int, action: Action) -> Result:
     """Approve or reject, secretly; revealed when the last vote arrives (rules A.2 TEAM_VOTE)."""
     _expect_phase(state, TEAM_VOTE)
@@ -171,9 +178,11 @@ def vote(state: State, seat: int, action: Action) -> Result:
         _reveal_votes(state, events)
     return Result(state, events)
 
+
 def _opinion_first(state: State) -> bool:
     """Are Opinion Makers still to vote before everyone else (rules §A.3.3, 5)?"""
     return bool(state["opinion"]) and state["opinion"]["votes"] is None
+
 
 def _reveal_votes(state: State, events: list[Event]) -> None:
     """Flip every vote card face up, with names (Czech rulebook, Hlasování o týmu)."""
@@ -197,10 +206,12 @@ def _reveal_votes(state: State, events: list[Event]) -> None:
     else:
         _after_rejection(state, events)
 
+
 def _vote_view(record: dict | None) -> dict | None:
     if record is None:
         return None
     return {**record, "team": list(record["team"]), "votes": list(record["votes"])}
+
 
 def _after_approval(state: State, events: list[Event]) -> None:
     """An approved crew; with plot cards, No Confidence and then In the Spotlight may react."""
@@ -209,10 +220,12 @@ def _after_approval(state: State, events: list[Event]) -> None:
     if state["plot"] is None or not _open_window(state, events, "no_confidence", "spotlight"):
         _continue(state, events, "spotlight")
 
+
 def _proceed_to_action(state: State, events: list[Event]) -> None:
     # The counter resets only when an approved crew proceeds to the action (rules A.2).
     state["rejections"] = 0
     _begin_action_play(state, events)
+
 
 def _after_rejection(state: State, events: list[Event], cancelled: bool = False) -> None:
     """A failed vote (rules A.2), or an approval ``cancelled`` by No Confidence, which counts
@@ -231,6 +244,7 @@ def _after_rejection(state: State, events: list[Event], cancelled: bool = False)
         kmotr=state["kmotr"])
     if state["plot"] is None or not _open_window(state, events, "pre_proposal", "proposal"):
         _begin_proposal(state, events)
+
 
 def _pass_kmotr(state: State, events: list[Event], seat: int) -> None:
     state["kmotr"] = seat
@@ -256,6 +270,7 @@ def _open_window(state: State, events: list[Event], kind: str, then: str) -> boo
     state["clock"] = {"id": state["turn"], "seconds": PLOT_WINDOW_SECONDS, "move": {"type": "close_window"}}
     say(state, "plot_window", kind=kind, card=plot.WINDOWS[kind])
     return True
+
 
 def _continue(state: State, events: list[Event], then: str) -> None:
     """Where the game goes once a window has closed."""
@@ -284,6 +299,7 @@ def _begin_action_play(state: State, events: list[Event]) -> None:
     state["secret"] = {**state["secret"], "cards": [None] * state["players"]}
     say(state, "action_play")
 
+
 def play_action_card(state: State, seat: int, action: Action) -> Result:
     """A crew member plays Success or Fail in secret (rules A.2 ACTION_PLAY)."""
     _expect_phase(state, ACTION_PLAY)
@@ -304,10 +320,12 @@ def play_action_card(state: State, seat: int, action: Action) -> Result:
         _after_cards_submitted(state, events)
     return Result(state, events)
 
+
 def _after_cards_submitted(state: State, events: list[Event]) -> None:
     """All cards are in; with plot cards, Keeping a Close Eye on You may look first."""
     if state["plot"] is None or not _open_window(state, events, "close_eye", "reveal"):
         _reveal_action(state, events)
+
 
 def _reveal_action(state: State, events: list[Event]) -> None:
     """Shuffle and reveal the cards: counts only, never who played what (rules A.2)."""
@@ -335,6 +353,7 @@ def _reveal_action(state: State, events: list[Event]) -> None:
     if fails == 1 and fails_needed(players, slot) == 2:
         say(state, "two_fails_needed")
     _after_action(state, events)
+
 
 def _after_action(state: State, events: list[Event]) -> None:
     """Three of a kind ends the game; else the next round (Czech rulebook, Konec hry)."""
@@ -366,6 +385,7 @@ def _end_game(state: State, events: list[Event], winner: str, reason: str) -> No
     state["outcome"] = {"winner": winner, "reason": reason, "winners": winners}
     events.append(Event("game_over", {"winner": winner, "reason": reason,
                                       "winners": list(winners), "roles": list(roles)}))
+
 
 def outcome(state: State) -> Outcome | None:
     return Outcome.from_json(state["outcome"])

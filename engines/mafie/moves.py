@@ -33,8 +33,10 @@ TEAM_SAMPLE_LIMIT = 256         # legal_actions lists at most this many crews pe
 def _is_int(value: Any) -> bool:
     return type(value) is int
 
+
 def _no_fields(action: Action) -> None:
     pass
+
 
 def _parse_propose_team(action: Action) -> None:
     team = action.get("team")
@@ -44,21 +46,26 @@ def _parse_propose_team(action: Action) -> None:
     if slot is not None and not _is_int(slot):
         raise MalformedAction("bad_slot", "A slot is an action number")
 
+
 def _parse_vote(action: Action) -> None:
     if not isinstance(action.get("approve"), bool):
         raise MalformedAction("bad_vote", "A vote is approve: true or false")
+
 
 def _parse_play_action_card(action: Action) -> None:
     if action.get("card") not in (SUCCESS, FAIL):
         raise MalformedAction("bad_card", "Play either success or fail")
 
+
 def _parse_assign_plot_card(action: Action) -> None:
     if not _is_int(action.get("card")) or not _is_int(action.get("to")):
         raise MalformedAction("bad_plot_deal", "Hand out a drawn card (its number) to a seat")
 
+
 def _parse_play_plot_card(action: Action) -> None:
     if not _is_int(action.get("card")) or not (action.get("target") is None or _is_int(action["target"])):
         raise MalformedAction("bad_plot_play", "Play a plot card you hold (and name a crew member)")
+
 
 def _parse_plot_choice(action: Action) -> None:
     if not _is_int(action.get("target")) or ("card" in action and not _is_int(action["card"])):
@@ -76,6 +83,7 @@ def _public_choice(action: Action) -> bool:
     action card or a plot card (secret), nor the Kmotr's crew (his own plan)."""
     return action["type"] in ("vote", "ready")
 
+
 def proxy(state: State, seat: int | None, action: Action) -> Result:
     """The host makes a public choice for a seat; a vote stays secret until the last is in."""
     target, inner = proxied(state, seat, action, legal_actions, _public_choice)
@@ -83,14 +91,17 @@ def proxy(state: State, seat: int | None, action: Action) -> Result:
     state, events = _ACTIONS[inner["type"]][1](state, target, inner)
     return Result(state, [Event("proxied", {"seat": target, "type": inner["type"]}), *events])
 
+
 def host_proxy_moves(state: State) -> dict[int, list[Action]]:
     if state["phase"] not in (DETECTIVE_MEETING, TEAM_VOTE):   # no public choice is awaited
         return {}
     return proxy_moves(state, legal_actions, _public_choice, waiting_for(state))
 
+
 def removable(state: State) -> list[int]:
     """Nobody: Mafie (The Resistance) has no elimination — see ``remove_player``."""
     return []
+
 
 def remove_player(state: State, seat: int | None, action: Action) -> Result:
     """Refused: the rulebook takes nobody out of the game — every player is on every vote, a
@@ -99,6 +110,11 @@ def remove_player(state: State, seat: int | None, action: Action) -> Result:
     (docs/rules/mafie.md §E.1): the host votes for an absent player, or ends the game."""
     host_for(state, seat, action)
     raise IllegalAction("no_removal", "Nobody leaves a game of Mafie: vote for the player, or end the game")
+
+
+# --------------------------------------------------------------------------------------------
+# Every action's way in: parsed, then its handler works on a copy
+# --------------------------------------------------------------------------------------------
 
 _ACTIONS = {
     "ready": (_no_fields, ready),
@@ -148,6 +164,7 @@ def waiting_for(state: State) -> list[int]:
         return state["window"]["queue"][:1]
     return []
 
+
 def _action_types(state: State, seat: int | None) -> list[str]:
     """The kinds of action ``seat`` may take now (the same for every role: rules A-Q13)."""
     if seat is None or seat not in waiting_for(state):
@@ -159,6 +176,7 @@ def _action_types(state: State, seat: int | None) -> list[str]:
         return ["play_plot_card", "pass_plot"]
     return [{DETECTIVE_MEETING: "ready", TEAM_SELECTION: "propose_team", TEAM_VOTE: "vote",
              ACTION_PLAY: "play_action_card"}[state["phase"]]]
+
 
 def legal_actions(state: State, seat: int | None) -> list[Action]:
     """Every action ``seat`` may apply now (crews: see ``TEAM_SAMPLE_LIMIT``)."""
@@ -187,6 +205,7 @@ def legal_actions(state: State, seat: int | None) -> list[Action]:
             for slot in _open_slots(state) or [state["round"]]
             for team in _crews(state["players"], team_size(state["players"], slot))]
 
+
 def _window_moves(state: State, seat: int) -> list[Action]:
     held = plot.holding(state["plot"], seat, plot.WINDOWS[state["window"]["kind"]])
     plays = [{"type": "play_plot_card", "card": held["id"]}]
@@ -197,6 +216,7 @@ def _window_moves(state: State, seat: int) -> list[Action]:
                  if member != seat and member not in state["inspected"]]
     return [*plays, {"type": "pass_plot"}]
 
+
 def _open_slots(state: State) -> list[int]:
     """Slots the Kmotr may choose now (targeting only; rules A.3.1)."""
     if not state["options"]["targeting"] or state["phase"] != TEAM_SELECTION:
@@ -204,6 +224,7 @@ def _open_slots(state: State) -> list[int]:
     unlocked = _successes(state) >= SLOT5_SUCCESSES_NEEDED
     return [slot for slot in range(1, SLOTS + 1)
             if state["track"][slot - 1]["result"] is None and (slot < SLOTS or unlocked)]
+
 
 @lru_cache(maxsize=None)
 def _crews(players: int, size: int) -> tuple[tuple[int, ...], ...]:
@@ -213,6 +234,7 @@ def _crews(players: int, size: int) -> tuple[tuple[int, ...], ...]:
     if total <= TEAM_SAMPLE_LIMIT:
         return crews
     return tuple(crews[index * total // TEAM_SAMPLE_LIMIT] for index in range(TEAM_SAMPLE_LIMIT))
+
 
 def host_moves(state: State) -> list[Action]:
     """Mafie's host has no buttons of its own: the game master's clock closes the windows."""

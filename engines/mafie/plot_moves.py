@@ -22,11 +22,13 @@ def assign_plot_card(state: State, seat: int, action: Action) -> Result:
         public, secret, kmotr=state["kmotr"], seat=seat, card_id=action["card"], to=action["to"],
         roles=state["secret"]["roles"], events=events))
 
+
 def carry_out_plot_card(state: State, seat: int, action: Action) -> Result:
     """The holder of an immediate card makes its choice: take, overhear, open up."""
     _expect_phase(state, PLOT_DEAL)
     return _plot_move(state, lambda public, secret, events: plot.resolve(
         public, secret, seat=seat, action=action, roles=state["secret"]["roles"], events=events))
+
 
 def _plot_move(state: State, move) -> Result:
     events: list[Event] = []
@@ -36,6 +38,7 @@ def _plot_move(state: State, move) -> Result:
     _announce_plot(state, events)
     _after_plot_move(state, events)
     return Result(state, events)
+
 
 def _announce_plot(state: State, events: list[Event]) -> None:
     """The TV announces every card handed out and every card used, and on whom (plot cards
@@ -92,6 +95,7 @@ def play_plot_card(state: State, seat: int, action: Action) -> Result:
         _next_asked(state, events)
     return Result(state, events)
 
+
 def pass_plot(state: State, seat: int, action: Action) -> Result:
     """The asked holder lets the moment go; a pass is final for this window."""
     _asked(state, seat)
@@ -100,6 +104,7 @@ def pass_plot(state: State, seat: int, action: Action) -> Result:
     _next_asked(state, events)
     return Result(state, events)
 
+
 def _asked(state: State, seat: int) -> dict:
     _expect_phase(state, PLOT_WINDOW)
     window = state["window"]
@@ -107,12 +112,14 @@ def _asked(state: State, seat: int) -> dict:
         raise IllegalAction("not_your_plot_card", "You have no plot card to play now")
     return window
 
+
 def _next_asked(state: State, events: list[Event]) -> None:
     """The next holder; after the last, the window waits for the game master (the server) to
     close it: it does so once the window's minimum time is over, so a quick pass and a long
     thought look the same from across the table (rules §A.3.3, reaction windows)."""
     window = state["window"]
     state["window"] = {**window, "queue": window["queue"][1:]}
+
 
 def close_window(state: State, seat: int | None, action: Action) -> Result:
     """The game master closes a window whose holders have all answered."""

@@ -86,6 +86,7 @@ def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> R
         _begin_detective_meeting(state, events)
     return Result(state, events)
 
+
 def _forced(players: int, options: dict, deal: dict) -> dict[str, list]:
     """A forced secret setup for tests and replays, validated, as the chance kit's forced
     outcomes: ``roles`` is the deal's shuffle, ``kmotr`` the first Kmotr's pick, ``plot_deck``
@@ -113,6 +114,7 @@ def _forced(players: int, options: dict, deal: dict) -> dict[str, list]:
         forced[plot.SHUFFLE] = [list(deal["plot_deck"])]
     return forced
 
+
 def _deal_roles(players: int, record: chance.Record, events: list[Event]) -> tuple[list[str], chance.Record]:
     """Shuffle the character cards and deal one to each seat (Czech rulebook, Příprava hry):
     the game master's draw (audience nobody; each seat then learns its own role)."""
@@ -121,9 +123,11 @@ def _deal_roles(players: int, record: chance.Record, events: list[Event]) -> tup
     events.append(shuffled.event)
     return shuffled.value, shuffled.chance
 
+
 def _role_notice(state: State, seat: int) -> dict:
     """What ``seat`` learns at the deal: its role and, unless blind, its fellow detectives."""
     return {"role": state["secret"]["roles"][seat], "partners": _partners(state, seat) or []}
+
 
 def _partners(state: State, seat: int) -> list[int] | None:
     """The other detectives, known to a detective after the meeting (rules A.2); else None."""

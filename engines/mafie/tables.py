@@ -84,5 +84,6 @@ def _expect_phase(state: State, phase: str) -> None:
     if state["phase"] != phase:
         raise IllegalAction("wrong_phase", "That is not possible right now")
 
+
 def _successes(state: State) -> int:
     return sum(1 for entry in state["track"] if entry["result"] == SUCCESS)

@@ -63,12 +63,14 @@ def view(state: State, seat: int | None) -> dict:
         "me": _me(state, seat) if seat is not None else None,
     }
 
+
 def _track_view(state: State) -> list[dict]:
     players = state["players"]
     return [{"slot": slot, "team_size": team_size(players, slot),
              "fails_needed": fails_needed(players, slot),
              "result": entry["result"], "fails": entry["fails"]}
             for slot, entry in enumerate(state["track"], start=1)]
+
 
 def _me(state: State, seat: int) -> dict:
     """The viewer's own secrets — never their cast vote or played card (a glance gives nothing)."""
