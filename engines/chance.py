@@ -111,7 +111,7 @@ def _draw(chance: Record, label: str, how: str, draw, check, audience: Audience,
     recorded either way."""
     number, queue = chance["draws"], chance["forced"].get(label)
     if queue:
-        value, forced = queue[0], {**chance["forced"], label: queue[1:]}
+        value, forced = queue[0], {key: rest for key, rest in {**chance["forced"], label: queue[1:]}.items() if rest}
         check(value)
     else:
         value, forced = draw(random.Random(f"{chance['seed']}:{number}:{label}")), chance["forced"]

@@ -33,7 +33,7 @@ The engine over them (the protocol of ``engines/base.py``):
 * ``engine``    ``setup``, ``apply`` and the ruleset object ``engine.RULESET`` (slug
                 ``mrakoslapi``); its docstring draws the phases and the state.
 
-Its screens: ``mafiagames/presenters/mrakoslapi.py`` and ``templates/engines/mrakoslapi/``.
+Its screens: ``mafiagames/presenters/mrakoslapi/`` and ``templates/engines/mrakoslapi/``.
 """
 
 from engines.mrakoslapi.engine import RULESET

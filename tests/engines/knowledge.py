@@ -82,7 +82,9 @@ def mafie_variants(state: State, viewer: int | None, rng: random.Random) -> list
         cards = [None if card is None
                  else "success" if roles[seat] == "mafioso" else rng.choice(["success", "fail"])
                  for seat, card in enumerate(secret["cards"])]
-        varied = {**secret, "roles": roles, "ballots": ballots, "cards": cards}
+        # The chance record (engines/chance.py): another seed, another future.
+        varied = {**secret, "roles": roles, "ballots": ballots, "cards": cards,
+                  "chance": {**secret["chance"], "seed": rng.randrange(2**31)}}
         if secret.get("plot"):
             # The deck's order (the future draws) and what others learnt, told with the varied roles.
             deck = list(secret["plot"]["deck"])
@@ -489,7 +491,7 @@ def mrakoslapi_event_problem(event: Event, state: State) -> str | None:
 
 KNOWLEDGE = {
     "mafie": Knowledge(
-        secret_keys=frozenset({"secret", "ballots", "cards"}),
+        secret_keys=frozenset({"secret", "ballots", "cards", "chance"}),
         variants=mafie_variants,
         event_problem=mafie_event_problem,
     ),

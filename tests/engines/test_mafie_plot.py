@@ -10,8 +10,9 @@ from collections import Counter
 
 import pytest
 
-from engines import mafie_plot as plot
-from engines.base import IllegalAction, MalformedAction
+from engines import chance
+from engines.mafie import plot_cards as plot
+from engines.base import NOBODY, IllegalAction, MalformedAction
 
 ROLES7 = ["mafioso", "detective", "mafioso", "mafioso", "detective", "mafioso", "detective"]
 
@@ -36,16 +37,19 @@ def test_the_kmotr_draws_1_2_3_cards_and_five_rounds_never_empty_the_deck():
 
 
 def test_the_deck_is_shuffled_by_the_seed_and_kept_secret():
-    public, secret = plot.new(7, plot.CZ, seed=1)
+    public, secret, shuffled = plot.new(7, plot.CZ, chance.new(1))
     assert sorted(secret["deck"]) == sorted(plot.deck(7))
-    assert plot.new(7, plot.CZ, seed=1) == (public, secret)
-    assert plot.new(7, plot.CZ, seed=2)[1]["deck"] != secret["deck"]
+    assert plot.new(7, plot.CZ, chance.new(1)) == (public, secret, shuffled)
+    assert plot.new(7, plot.CZ, chance.new(2))[1]["deck"] != secret["deck"]
     assert "deck" not in public and plot.public_view(public)["held"] == []
+    # The shuffle is a draw of the chance kit, recorded for the game master only.
+    assert shuffled.event.audience == NOBODY and shuffled.event.data["result"] == secret["deck"]
+    assert shuffled.chance["draws"] == 1
 
 
 def dealt(cards: list[str], players: int = 7):
     """A fresh expansion whose next draws are ``cards``, drawn for the round."""
-    public, secret = plot.new(players, plot.CZ, seed=0)
+    public, secret, _ = plot.new(players, plot.CZ, chance.new(0))
     secret = {**secret, "deck": list(cards) + [c for c in secret["deck"]]}
     events = []
     public, secret = plot.draw(public, secret, len(cards), events)
@@ -168,7 +172,7 @@ def test_every_legal_deal_move_is_accepted_until_the_deal_is_over(seed):
     chooser = random.Random(seed)
     players = 5 + seed % 6
     roles = (ROLES7 * 2)[:players]
-    public, secret = plot.new(players, plot.CZ if seed % 2 else plot.ULTRA, seed)
+    public, secret, _ = plot.new(players, plot.CZ if seed % 2 else plot.ULTRA, chance.new(seed))
     for round_ in range(5):
         kmotr = (seed + round_) % players
         public, secret = plot.draw(public, secret, plot.draw_count(players, plot.CZ if seed % 2 else plot.ULTRA), [])

@@ -6,9 +6,9 @@ is the authority.  Roles and the first Kmotr are forced with ``deal=``.
 
 import pytest
 
-from engines import mafie
+from engines import chance, mafie
+from engines.mafie import moves, plot_cards
 from engines.base import NOBODY, PUBLIC, IllegalAction, MalformedAction, resolve_options
-from engines.rng import rng
 from tests.engines.mafie_helpers import RULESET, Table, codes, kinds, only, roles
 from tests.engines.playthrough import random_playthrough
 
@@ -263,9 +263,13 @@ def test_A_1_roles_dealt_per_table_and_first_kmotr_at_random(players):
     state, events = RULESET.setup(players, resolve_options(RULESET, {}), 42)
     dealt = state["secret"]["roles"]
     expected = ["mafioso"] * mafie.ROLES[players][0] + ["detective"] * mafie.ROLES[players][1]
-    rng(42, "deal").shuffle(expected)
-    assert dealt == expected
-    assert state["kmotr"] == rng(42, "kmotr").randrange(players)
+    shuffled = chance.shuffle(chance.new(42), "deal", expected)     # the kit's draws, in order
+    assert dealt == shuffled.value
+    assert state["kmotr"] == chance.pick(shuffled.chance, "kmotr", list(range(players))).value
+    # Each draw is recorded: the deal is the game master's, the first Kmotr everyone's.
+    assert [(draw.audience, draw.data["label"], draw.data["result"]) for draw in events if draw.kind == "chance"] \
+        == [(NOBODY, "deal", dealt), (PUBLIC, "kmotr", state["kmotr"])]
+    events = [event for event in events if event.kind != "chance"]
     assert kinds(events) == ["roles_dealt"] + ["role"] * players + ["kmotr_chosen"]
     assert events[0].audience == NOBODY and events[0].data == {"roles": dealt}
     detectives = [seat for seat, role in enumerate(dealt) if role == "detective"]
@@ -300,9 +304,29 @@ def test_A_1_forced_deal_keys_are_optional():
     state, _ = RULESET.setup(5, resolve_options(RULESET, {}), 9, deal={"kmotr": 3})
     assert state["kmotr"] == 3
     forced = roles(5, {0, 1})
-    state, _ = RULESET.setup(5, resolve_options(RULESET, {}), 9, deal={"roles": forced})
+    state, events = RULESET.setup(5, resolve_options(RULESET, {}), 9, deal={"roles": forced})
     assert state["secret"]["roles"] == forced
-    assert state["kmotr"] == rng(9, "kmotr").randrange(5)
+    # A forced deal is the chance kit's forced outcome: recorded as forced, and counted, so the
+    # Kmotr is the game's next draw as it would be after a drawn deal.
+    dealt = chance.shuffle(chance.new(9, forced={"deal": [forced]}), "deal", forced)
+    assert state["kmotr"] == chance.pick(dealt.chance, "kmotr", list(range(5))).value
+    assert [(d["label"], d["forced"]) for d in chance.draws(events)] == [("deal", True), ("kmotr", False)]
+
+
+def test_A_1_a_forced_deal_is_forced_outcomes_of_the_chance_kit_and_the_deck_is_checked():
+    """rules A.1, §A.3.3: roles, the first Kmotr and the plot deck forced for a test or a replay
+    are taken by the same draws as a seed's deal, each recorded as forced."""
+    deck = list(reversed(plot_cards.deck(7)))
+    options = resolve_options(RULESET, {"plot_cards": True})
+    state, events = RULESET.setup(7, options, 3, deal={"roles": roles(7, {0, 1, 2}), "kmotr": 6, "plot_deck": deck})
+    assert (state["secret"]["roles"], state["kmotr"], state["secret"]["plot"]["deck"]) == (roles(7, {0, 1, 2}), 6, deck)
+    assert [(d["label"], d["forced"], d["draw"]) for d in chance.draws(events)] == \
+        [("deal", True, 0), ("kmotr", True, 1), ("plot", True, 2)]
+    record = state["secret"]["chance"]
+    assert record["draws"] == 3 and not any(record["forced"].values())   # every forced outcome taken
+    for bad in (deck[1:], deck[:-1] + ["open_up"], "strong_leader"):
+        with pytest.raises(ValueError, match="plot_deck"):
+            RULESET.setup(7, options, 3, deal={"plot_deck": bad})
 
 
 def test_options_are_the_two_variants_and_the_expansion():
@@ -557,7 +581,7 @@ def test_legal_actions_list_every_crew_and_only_success_for_mafiosi():
     g.ready_all()
     crews = RULESET.legal_actions(g.state, 0)
     assert len(crews) == 120    # C(10, 3)
-    assert {tuple(action["team"]) for action in crews} == set(mafie._crews(10, 3))
+    assert {tuple(action["team"]) for action in crews} == set(moves._crews(10, 3))
     assert RULESET.legal_actions(g.state, 1) == []
     g.propose([0, 6, 7])
     g.vote()
@@ -572,12 +596,12 @@ def test_targeting_legal_actions_cover_open_slots():
 
 
 def test_crew_sample_is_bounded_and_deterministic(monkeypatch):
-    monkeypatch.setattr(mafie, "TEAM_SAMPLE_LIMIT", 100)
-    mafie._crews.cache_clear()
+    monkeypatch.setattr(moves, "TEAM_SAMPLE_LIMIT", 100)
+    moves._crews.cache_clear()
     try:
-        crews = mafie._crews(10, 5)
+        crews = moves._crews(10, 5)
         assert len(crews) == 100 == len(set(crews))
         assert crews[0] == (0, 1, 2, 3, 4) and all(len(crew) == 5 for crew in crews)
     finally:
         monkeypatch.undo()
-        mafie._crews.cache_clear()
+        moves._crews.cache_clear()

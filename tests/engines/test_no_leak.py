@@ -125,3 +125,16 @@ def test_the_oracle_catches_a_running_tally():
 
     found, _ = leaks(ruleset, KNOWLEDGE["mafie"], plays, view=leaky)
     assert any("action_play" in line for line in found)
+
+
+def test_the_oracle_catches_a_view_that_shows_mafies_chance_record():
+    """The chance record (engines/chance.py) is the game master's: its seed tells every future
+    draw, so a screen that showed it would leak, on the TV and on every phone."""
+    ruleset = registry.get("mafie")
+    plays = playthroughs(ruleset, option_combinations(ruleset)[0], seeds=(0,))[:1]
+
+    def leaky(state, seat):
+        return {**ruleset.view(state, seat), "luck": state["secret"]["chance"]["seed"]}
+
+    found, _ = leaks(ruleset, KNOWLEDGE["mafie"], plays, view=leaky)
+    assert any("the TV" in line for line in found) and any("the TV" not in line for line in found)

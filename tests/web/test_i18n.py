@@ -159,11 +159,12 @@ def test_every_refusal_the_engine_can_raise_has_translated_words():
     """Engines speak English codes; each code a player can meet is worded by the presenter."""
     import re as regex
 
-    from engines import mafie, mafie_plot
+    from engines import mafie
     from mafiagames.presenters import mafie as words
 
     import engines.base
-    source = "".join(Path(m.__file__).read_text() for m in (engines.base, mafie, mafie_plot))
+    sources = [Path(engines.base.__file__), *sorted(Path(mafie.__file__).parent.glob("*.py"))]   # the ruleset's folder
+    source = "".join(path.read_text() for path in sources)
     codes = set(regex.findall(r'(?:IllegalAction|MalformedAction)\("([a-z_]+)"', source))
     assert len(codes) > 15
     assert codes <= set(words.ERRORS), f"add words for {sorted(codes - set(words.ERRORS))}"

@@ -11,7 +11,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from engines import mafie, mafie_plot
+from engines import mafie
+from engines.mafie import plot_cards
 from mafiagames import db, screens, services, taps, timers
 from mafiagames.tables import game_dict
 from mafiagames.fanout import HUB
@@ -31,7 +32,7 @@ def game_at_a_window():
     Room.objects.filter(pk=room.pk).update(options=options)   # not offered to hosts yet
     room.refresh_from_db()
     deck = ["strong_leader", "opinion_maker"]
-    rest = list(mafie_plot.deck(7))
+    rest = list(plot_cards.deck(7))
     for card in deck:
         rest.remove(card)
     game = services.start_game(room, seed=5, deal={"kmotr": 0, "plot_deck": deck + rest})

@@ -199,7 +199,7 @@ LINES = {
         POLISH: gettext_lazy("%(seat)s is arrested. %(seat)s's card: %(role)s."),
         KIDS: gettext_lazy("%(seat)s is out of the game. %(seat)s's card: %(role)s."),
     },
-    # The host acting for a player (engines/classic/engine.py proxy, remove_player; rules B.2.3).
+    # The host acting for a player (engines/classic/host.py proxy, remove_player; rules B.2.3).
     ("proxy_vote", None): gettext_lazy("The host voted on behalf of %(seat)s."),
     ("removed", None): {
         GRANNA: gettext_lazy("%(seat)s was removed from the game. %(seat)s's token: %(role)s."),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engines.mafie_plot import WINDOWS
+from engines.mafie.plot_cards import WINDOWS
 
 from .words import PHASE_TITLES, PLOT_CARD_NAMES, PLOT_WINDOW_TITLES, REASONS, ROLE_NAMES, TEAM_NAMES, narrate
 

@@ -124,7 +124,7 @@ def _param(key: str, value, names: list[str]):
 
 
 def proxy_label(move: dict, names: list[str]) -> str:
-    """A choice the host can make for an absent player (engines/mafie.py ``proxy``), in words."""
+    """A choice the host can make for an absent player (engines/mafie/moves.py ``proxy``), in words."""
     if move["type"] == "vote":
         return str(gettext_lazy("Approve") if move["approve"] else gettext_lazy("Reject"))
     return str(gettext_lazy("I'm ready"))
@@ -202,7 +202,7 @@ ERRORS = {
     "bad_slot": gettext_lazy("Pick a job from 1 to 5."),
     "bad_vote": gettext_lazy("Choose approve or reject."),
     "bad_card": gettext_lazy("Choose Success or Fail."),
-    # The Plot Thickens (engines/mafie_plot.py)
+    # The Plot Thickens (engines/mafie/plot_cards.py)
     "bad_plot_deal": gettext_lazy("Hand one of the drawn plot cards to a player."),
     "bad_target": gettext_lazy("Pick a player at this table."),
     "not_kmotr_plot": gettext_lazy("Only the Godfather hands out plot cards."),

@@ -1,9 +1,10 @@
 """Mafie expansion "Smyčka se utahuje" (The Plot Thickens): the plot cards, the deck, the
 Kmotr's deal and the immediate (★) cards — docs/rules/mafie.md §A.3.3.
 
-``engines.mafie`` plays them (option ``plot_cards``): the deal at the start of every round,
-the reaction windows and Opinion Maker live there.  This module works on a small sub-state
-that ``engines.mafie`` keeps under ``state["plot"]`` (public) and ``state["secret"]["plot"]``:
+The rest of ``engines.mafie`` plays them (option ``plot_cards``): the deal at the start of every
+round, the reaction windows and Opinion Maker live in base_game.py and plot_moves.py.  This
+module works on a small sub-state that the game keeps under ``state["plot"]`` (public) and
+``state["secret"]["plot"]``:
 
     plot   = {"held":   [{"id", "card", "holder"}],   # every card in front of a player: public
               "drawn":  [{"id", "card"}],             # drawn this round, not yet handed out
@@ -22,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engines import chance
 from engines.base import Event, IllegalAction, MalformedAction
-from engines.rng import rng
 
 IMMEDIATE, KEEP, PERMANENT = "immediate", "keep", "permanent"   # ★, ▲, ◎
 
@@ -55,6 +56,8 @@ CZ, ULTRA = "cz", "ultraboardgames"
 # Overheard Conversation and one Open Up — cards of the full deck that work at any table size.
 ULTRA_SMALL_EXTRA = ("no_confidence", "overheard_conversation", "open_up")
 
+SHUFFLE = "plot"   # the chance kit's label for the deck's shuffle (engines/chance.py)
+
 
 def deck(players: int, distribution: str = CZ) -> list[str]:
     """The plot cards in play, in a fixed order (shuffled by ``new``)."""
@@ -75,12 +78,12 @@ def draw_count(players: int, distribution: str = CZ) -> int:
     return 1
 
 
-def new(players: int, distribution: str, seed: int) -> tuple[dict, dict]:
-    """The expansion at setup: a shuffled deck, nothing held, nothing learnt."""
-    cards = deck(players, distribution)
-    rng(seed, "plot").shuffle(cards)
+def new(players: int, distribution: str, record: chance.Record) -> tuple[dict, dict, chance.Draw]:
+    """The expansion at setup: a shuffled deck (the chance kit's draw ``SHUFFLE``, the game
+    master's: the order is the future), nothing held, nothing learnt; and the draw."""
+    shuffled = chance.shuffle(record, SHUFFLE, deck(players, distribution))
     plot = {"held": [], "drawn": [], "pending": None, "log": [], "next_id": 1}
-    return plot, {"deck": cards, "results": [[] for _ in range(players)]}
+    return plot, {"deck": shuffled.value, "results": [[] for _ in range(players)]}, shuffled
 
 
 # --------------------------------------------------------------------------------------------
