@@ -206,6 +206,12 @@ def fill(line, params: dict) -> str:
         return ""
 
 
+def narrated(narrate, items: list[dict], names: list[str], view: dict) -> list[str]:
+    """A view's narration items (``view["narration"]``) as the lines a screen shows, in the
+    ruleset's words (its ``narrate``); an item without words is left out."""
+    return [line for line in (narrate(item, names, view) for item in items) if line]
+
+
 def pick(context: dict, names: tuple[str, ...]) -> dict:
     """The entries of a ``present`` context that one template reads (``phone_fragments``): a
     phone's fragment is keyed by its context, so what the template does not read stays out."""

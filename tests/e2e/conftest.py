@@ -77,11 +77,15 @@ class Daphne:
 
 @pytest.fixture
 def live_daphne(transactional_db, output_dir, request):
-    """daphne on the test database; ``@pytest.mark.clock_scale("0.1")`` shortens its game timers."""
+    """daphne on the test database; ``@pytest.mark.clock_scale("0.1")`` shortens its game timers,
+    ``@pytest.mark.extra_rulesets("tests.tiny")`` hosts rulesets kept in folders of their own."""
     server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
     marker = request.node.get_closest_marker("clock_scale")
     if marker is not None:
         server.env["CLOCK_SCALE"] = str(marker.args[0])
+    extra = request.node.get_closest_marker("extra_rulesets")
+    if extra is not None:
+        server.env["EXTRA_RULESETS"] = ",".join(extra.args)
     server.start()
     yield server
     server.stop()

@@ -489,7 +489,39 @@ def mrakoslapi_event_problem(event: Event, state: State) -> str | None:
     return None
 
 
+# --------------------------------------------------------------------------------------------
+# Heads or Tails (tests/tiny, the example of docs/adding-a-ruleset.md)
+# --------------------------------------------------------------------------------------------
+
+def tiny_variants(state: State, viewer: int | None, rng: random.Random) -> list[State]:
+    """Until the coin is shown: another coin, other calls of the others (who called is public),
+    another seed."""
+    if state["phase"] == "shown":
+        return []
+    secret = state["secret"]
+    variants = []
+    for _ in range(3):
+        calls = [call if seat == viewer or call is None else rng.choice(["heads", "tails"])
+                 for seat, call in enumerate(secret["calls"])]
+        chance = {**secret["chance"], "seed": rng.randrange(10**6)}
+        variants.append({**state, "secret": {"heads": rng.random() < 0.5, "calls": calls, "chance": chance}})
+    return variants
+
+
+def tiny_event_problem(event: Event, state: State) -> str | None:
+    if event.kind == "call" and (event.audience == PUBLIC or len(event.audience) != 1):
+        return "a call is told to its caller only"
+    if event.kind == "chance" and event.audience != NOBODY:
+        return "the covered coin is nobody's until it is shown"
+    return None
+
+
 KNOWLEDGE = {
+    "tiny": Knowledge(
+        secret_keys=frozenset({"secret", "calls", "chance"}),
+        variants=tiny_variants,
+        event_problem=tiny_event_problem,
+    ),
     "mafie": Knowledge(
         secret_keys=frozenset({"secret", "ballots", "cards", "chance"}),
         variants=mafie_variants,

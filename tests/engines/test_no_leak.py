@@ -13,10 +13,11 @@ import random
 import pytest
 
 from engines import registry
+from tests import tiny
 from tests.engines.knowledge import KNOWLEDGE
 from tests.engines.playthrough import option_combinations, playthroughs
 
-RULESETS = registry.all()
+RULESETS = [*registry.all(), tiny.RULESET]   # and the example of docs/adding-a-ruleset.md
 IDS = [ruleset.slug for ruleset in RULESETS]
 LEAK_SEEDS = (0, 1)
 

@@ -4,7 +4,7 @@ presenters/__init__.py)."""
 
 from __future__ import annotations
 
-from .. import pick
+from .. import narrated, pick
 from .words import (
     CAUSES, KIDS, KIDS_CAUSES, KIDS_HELP, KIDS_STEP_NAMES, PHASE_TITLES, REASONS, ROLE_HELP,
     SKIP_LABELS, STEP_NAMES, TEAM_NAMES, VOTE_KINDS, narrate, role_name, words,
@@ -38,7 +38,7 @@ def present(view: dict, names: list[str]) -> dict:
         "phase_title": PHASE_TITLES.get(view["phase"], ""),
         "night": view["phase"] in NIGHT_STEPS,
         "step_name": _step_name(view, table),
-        "narration": [t for t in (narrate(i, names, view) for i in view.get("narration", [])) if t],
+        "narration": narrated(narrate, view.get("narration", []), names, view),
         "living": [row for row in rows if row["alive"]],
         "finalist_names": [names[s] for s in view["finalists"]],
         "tied_names": [names[s] for s in view["tied"]],

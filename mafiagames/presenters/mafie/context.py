@@ -9,6 +9,7 @@ from django.utils.translation import ngettext
 
 from engines.mafie.plot_cards import WINDOWS
 
+from .. import narrated
 from .words import PHASE_TITLES, PLOT_CARD_NAMES, PLOT_WINDOW_TITLES, REASONS, ROLE_NAMES, TEAM_NAMES, narrate
 
 
@@ -46,7 +47,7 @@ def present(view: dict, names: list[str]) -> dict:
         "kmotr_name": names[view["kmotr"]],
         "team_names": [names[s] for s in view.get("team") or []],
         "phase_title": PHASE_TITLES.get(view["phase"], ""),
-        "narration": [t for t in (narrate(i, names) for i in view.get("narration", [])) if t],
+        "narration": narrated(narrate, view.get("narration", []), names, view),
         "rejection_marks": [i < view["rejections"] for i in range(5)],
         "waiting_count": _waiting_count(view),
     }

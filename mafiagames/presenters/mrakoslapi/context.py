@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi import day as D
 
-from .. import pick
+from .. import narrated, pick
 from .words import (
     CARD_HELP, CARD_NAMES, CARD_STATES, DAY_STATES, NIGHT_ASKS, NIGHT_SKIP, NIGHT_TUNNEL_TO,
     NOTICES, REASONS, choices_text, winners_text, card_name, narrate, trace_step,
@@ -38,8 +38,8 @@ def present(view: dict, names: list[str]) -> dict:
         "night": view["phase"] == "night",
         "over": view["phase"] == "over",
         "phase_title": _phase_title(view),
-        "narration": [t for t in (narrate(i, names, view) for i in view.get("narration", [])) if t],
-        "morning": [t for t in (narrate(i, names, view) for i in view.get("morning", [])) if t],
+        "narration": narrated(narrate, view.get("narration", []), names, view),
+        "morning": narrated(narrate, view.get("morning", []), names, view),
         "living": [row for row in rows if row["alive"]],
     }
     if d:

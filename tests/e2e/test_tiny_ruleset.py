@@ -1,0 +1,66 @@
+"""docs/adding-a-ruleset.md, kept true: Heads or Tails (tests/tiny), a ruleset in a folder of its
+own, is hosted by a real server and played on a TV and two phones over real websockets.
+
+What it proves of the contract: the ruleset is offered in the lobby with its option's words,
+the phones get the engine's moves as buttons, a call is secret (the TV never shows the coin or a
+call before the reveal; two phones that called differently look the same), the host's button is
+the engine's ``host_moves``, the game master's clock makes its move by itself, and the result
+reaches every screen."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import join_phone, needs_chromium, open_tv, start_game
+
+pytestmark = [needs_chromium, pytest.mark.extra_rulesets("tests.tiny")]
+
+SIDES = ("Heads", "Tails")
+
+
+@pytest.mark.clock_scale(0.02)   # the 30 s clock of the second game takes 0.6 s
+def test_heads_or_tails_on_a_tv_and_phones(live_daphne, browser, output_dir):
+    tv, join_url = open_tv(browser, live_daphne.url)
+    ann, bob, cat = phones = [join_phone(browser, join_url, name, width=360) for name in ("Ann", "Bob", "Cat")]
+    expect(tv.locator("#tv-players .online")).to_have_count(3)
+    tv.select_option("#tv-settings select[name=ruleset]", "tiny")
+    expect(tv.locator("#tv-main .lobby h2")).to_have_text("Heads or Tails")
+    expect(tv.locator("#tv-settings")).to_contain_text("Time to call")   # the presenter's words
+    tv.select_option("#tv-settings select[name=opt-seconds]", "off")
+    expect(tv.locator("#tv-settings select[name=opt-seconds]")).to_have_value("off")
+
+    # Game 1, no clock: Ann calls heads, Bob tails, and the host shows the coin before Cat calls.
+    start_game(tv, phones)
+    expect(tv.locator("#tv-narration")).to_contain_text("The coin is tossed and covered.")
+    for phone in phones:
+        expect(phone.locator("#ph-panel form.target-choice button")).to_have_text(list(SIDES))
+    expect(tv.locator("#tv-host")).not_to_contain_text("Show the coin")   # host_moves: nobody has called
+    ann.click("#ph-panel button:has-text('Heads')")
+    bob.click("#ph-panel button:has-text('Tails')")
+    expect(tv.locator("#tv-players .badge.ok")).to_have_count(2)   # the TV knows who called, not what
+    for phone in (ann, bob):
+        expect(phone.locator("#ph-panel")).to_contain_text("Waiting for 1 more.")
+    assert ann.locator("#ph-panel").inner_html() == bob.locator("#ph-panel").inner_html()   # a call has no shape
+    tv_html = tv.content()
+    assert "Heads" not in tv_html and "Tails" not in tv_html
+    tv.screenshot(path=str(output_dir / "tv-tiny-calling.png"))
+    tv.click("#tv-host button:has-text('Show the coin')")
+    expect(tv.locator("#tv-main .result h2")).to_have_count(1)
+    side = tv.locator("#tv-main .result h2").inner_text()
+    assert side in SIDES
+    winner, loser = (ann, bob) if side == "Heads" else (bob, ann)
+    expect(tv.locator("#tv-main .result")).to_contain_text("Called it: " + ("Ann" if winner is ann else "Bob"))
+    expect(winner.locator("#ph-panel h2")).to_have_text("You won!")
+    for phone in (loser, cat):
+        expect(phone.locator("#ph-panel h2")).to_have_text("You lost.")
+    tv.screenshot(path=str(output_dir / "tv-tiny-result.png"))
+    winner.screenshot(path=str(output_dir / "phone-tiny-result.png"))
+
+    # Game 2, a 30 s clock and nobody calls: the game master's clock shows the coin by itself.
+    tv.select_option("#tv-settings select[name=opt-seconds]", "30")
+    expect(tv.locator("#tv-settings select[name=opt-seconds]")).to_have_value("30")
+    tv.click("#tv-host button.start")
+    expect(tv.locator("#tv-main .result")).to_contain_text("Nobody called it: the coin wins.")
+    for phone in phones:
+        expect(phone.locator("#ph-panel h2")).to_have_text("You lost.")

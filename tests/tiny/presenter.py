@@ -1,0 +1,82 @@
+"""Heads or Tails on the screens: the engine's codes and seats into words and names, and what
+each template gets (mafiagames/presenters/__init__.py lists what a presenter provides).
+
+A big ruleset splits this into ``words``, ``context`` and ``forms`` (mafiagames/presenters/mafie/);
+this one fits in a page.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy
+
+from mafiagames.presenters import COMMON_ERRORS, FormError, button_action, fill, narrated, text
+
+TEMPLATE_DIR = "tiny"
+
+# --- words -------------------------------------------------------------------------------------
+
+ERRORS = {**COMMON_ERRORS, "bad_side": gettext_lazy("Call heads or tails.")}
+OPTION_LABELS = {"seconds": (gettext_lazy("Time to call"), gettext_lazy("When it runs out, the coin is shown."))}
+OPTION_CHOICES = {"seconds": {"30": "30 s", "60": "1 min", "off": gettext_lazy("No clock")}}
+HOST_MOVES = {"reveal": gettext_lazy("Show the coin")}
+SIDES = {"heads": gettext_lazy("Heads"), "tails": gettext_lazy("Tails")}
+LINES = {
+    "toss": gettext_lazy("The coin is tossed and covered. Call it on your phone!"),
+    "shown": gettext_lazy("The coin shows %(side)s."),
+}
+
+
+def narrate(item: dict, names: list[str], view: dict) -> str:
+    params = dict(item["params"])
+    if "heads" in params:
+        params["side"] = SIDES["heads" if params.pop("heads") else "tails"]
+    return fill(LINES.get(item["code"]), params)
+
+
+def role_text(view: dict) -> str:
+    call = view["me"]["call"]
+    return str(SIDES[call]) if call else str(gettext_lazy("no call"))
+
+
+# --- context: what each template gets ----------------------------------------------------------
+
+def present(view: dict, names: list[str]) -> dict:
+    """The TV's board, roster and result (rendering.py adds each row's ``connected``), and the
+    narration the TV shows and reads aloud."""
+    outcome = view["outcome"]
+    winners = set(outcome["winners"]) if outcome else set()
+    return {"v": view, "phase_title": "", "narration": narrated(narrate, view["narration"], names, view),
+            "rows": [{"seat": seat, "name": name, "called": view["called"][seat], "winner": seat in winners}
+                     for seat, name in enumerate(names)],
+            "side": SIDES["heads" if view["heads"] else "tails"] if view["heads"] is not None else None,
+            "winner_names": [names[seat] for seat in sorted(winners)]}
+
+
+def phone_fragments(view: dict, names: list[str], clock: dict) -> dict[str, tuple[str, dict]]:
+    """A phone's card and panel, each a template and the only context it reads: every phone
+    that still calls gets the same panel, every phone that has called another (the call itself
+    is only on the card, under the thumb)."""
+    me, outcome = view["me"], view["outcome"]
+    return {
+        "role": ("tiny/phone_role.html", {"call": str(SIDES[me["call"]]) if me["call"] else ""}),
+        "panel": ("tiny/phone_panel.html", {
+            **clock, "turn": view["turn"], "calling": me["call"] is None and outcome is None,
+            "sides": [[side, str(words)] for side, words in SIDES.items()],
+            "over": outcome is not None, "won": bool(outcome) and me["seat"] in outcome["winners"],
+            "waiting": view["called"].count(False)}),
+    }
+
+
+def phone_board(view: dict, names: list[str]) -> tuple[str, dict]:
+    """What every phone shows alike, from the TV's view: who has called."""
+    return "tiny/phone_board.html", {"called": [name for name, done in zip(names, view["called"]) if done]}
+
+
+# --- forms: a tap into an action ---------------------------------------------------------------
+
+def parse_action(post) -> dict:
+    """Both buttons are the engine's moves: the shared reading serves (the engine checks the side)."""
+    action = button_action(post, {"call": {"side": text}})
+    if action is None:
+        raise FormError(str(COMMON_ERRORS["unknown_action"]))
+    return action
