@@ -6,7 +6,7 @@ class MafiagamesConfig(AppConfig):
     verbose_name = "Mafia games"
 
     def ready(self):
-        # Every registered ruleset's presenter is complete (presenters.REQUIRED), or the app does
+        # Every registered ruleset's presenter is complete (presenters.Presenter), or the app does
         # not start: a missing part is named now, not found on somebody's screen mid-game.
         from importlib import import_module
 

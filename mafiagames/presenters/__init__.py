@@ -4,7 +4,7 @@ Engines speak in codes and seat numbers (DESIGN.md §4 i18n); presenters are the
 those codes become translated words and seats become names.  Each presenter is a package
 of three modules by job — ``words`` (the translated tables and the sentences made of them),
 ``context`` (what each template gets), ``forms`` (a phone's tap into an action) — exposing the
-contract below (``REQUIRED``, ``OPTIONAL``).  What they share lives here: the refusals every
+contract below (``Presenter``, ``OPTIONAL``).  What they share lives here: the refusals every
 engine has, one reading of a button's fields (``button_action``), the keys of kept fragments
 (``key_of``).
 """
@@ -13,6 +13,7 @@ import functools
 import marshal
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 from importlib import import_module
 
 from django.utils.functional import Promise
@@ -25,19 +26,55 @@ from django.utils.translation import gettext, gettext_lazy
 _MODULE_OF = {"granna": "classic", "mafia_pl": "classic"}
 
 
-# What every presenter module provides (rendering.py, taps.py and views call these) ...
-# A seated phone's kept fragments, each a template and the only context it may read
-# (rendering.py keys each by exactly that context, so it holds all the template shows and, for
-# phones to share renderings, nothing else):
-#   ``phone_fragments(view, names, clock)`` → {"role": (template, context), "panel": (…)} from
-#     the seat's view; ``clock`` is {"deadline", "time_left"}, for a panel with a countdown;
-#   ``phone_board(view, names)`` → (template, context) from the TV's view (seat None): one
-#     board for every phone, made once per room version, and public by construction.
-# ``OPTION_LABELS``: option key → (label, help), ``OPTION_CHOICES``: option key → {choice: words},
-# for every option a host is offered — the one place of their words (the engines' English is not
-# shown; tests/web/test_presenter_words.py).
-REQUIRED = ("TEMPLATE_DIR", "ERRORS", "present", "narrate", "parse_action", "phone_fragments", "phone_board",
-            "role_text", "OPTION_LABELS", "OPTION_CHOICES")
+class Presenter(Protocol):
+    """What every presenter module provides (rendering.py, taps.py and the views call these).
+
+    A presenter is a module (or a package exposing these names), not a class: this protocol is
+    its checklist.  ``REQUIRED`` is derived from it and ``check_presenter`` holds each ruleset to
+    it when the ruleset is registered, naming a missing part.  ``OPTIONAL`` lists what a
+    presenter may leave out, with what stands in for it.
+    """
+
+    TEMPLATE_DIR: str
+    """The folder of the ruleset's templates (``<TEMPLATE_DIR>/tv_board.html``, …)."""
+    ERRORS: dict
+    """An engine's refusal code → its words (``COMMON_ERRORS`` plus the ruleset's own)."""
+    OPTION_LABELS: dict
+    """Option key → (label, help) for every option a host is offered: the one place of their
+    words (the engines' English is not shown; tests/web/test_presenter_words.py)."""
+    OPTION_CHOICES: dict
+    """Option key → {choice: words}."""
+
+    def present(self, view: dict, names: list[str]) -> dict:
+        """The TV's context from the TV's view (seat None), for its board, roster and result
+        templates.  rendering.py reads three entries of it: ``rows`` (a dict per seat, with its
+        ``seat``: rendering adds ``connected``), ``narration`` (the lines the TV shows and reads
+        aloud: ``narrated``) and ``phase_title`` (the phase's heading, "" for none)."""
+
+    def narrate(self, item: dict, names: list[str], view: dict) -> str:
+        """One narration line ({"code", "params"}) in words, seats as names."""
+
+    def role_text(self, view: dict) -> str:
+        """A seat's role in a few words (the host's list of who is who at the end)."""
+
+    def phone_fragments(self, view: dict, names: list[str], clock: dict) -> dict[str, tuple[str, dict]]:
+        """A seated phone's kept fragments from the seat's view: {"role": (template, context),
+        "panel": (…)}, each context the only thing its template may read (rendering.py keys
+        each by exactly that context, so it holds all the template shows and, for phones to
+        share renderings, nothing else); ``clock`` is {"deadline", "time_left"}."""
+
+    def phone_board(self, view: dict, names: list[str]) -> tuple[str, dict]:
+        """(template, context) from the TV's view: one board for every phone, made once per
+        room version, and public by construction."""
+
+    def parse_action(self, post) -> dict:
+        """A phone's submitted form as an engine action, or ``FormError`` with words for the
+        player (``button_action`` reads every button that encodes a move)."""
+
+
+# The parts every presenter must have, derived from the protocol: its attributes and methods.
+REQUIRED = (*Presenter.__annotations__,
+            *(name for name, value in vars(Presenter).items() if callable(value) and not name.startswith("_")))
 # ... and what it may leave out, with what stands in for a part left out.
 OPTIONAL = {
     "HOST_MOVES": {},        # host move type → button label; else the type
@@ -47,11 +84,18 @@ OPTIONAL = {
 
 
 def check_presenter(module) -> None:
-    """Refuse, naming the part, a presenter module that lacks a required part (at start-up,
-    apps.py, not later on somebody's screen)."""
+    """Refuse, naming the part, a presenter module that lacks a part of ``Presenter`` or has it
+    in the wrong shape (at registration, apps.py, not later on somebody's screen)."""
     for name in REQUIRED:
         if not hasattr(module, name):
-            raise TypeError(f"presenter {module.__name__} has no {name} (mafiagames/presenters/__init__.py)")
+            raise TypeError(f"presenter {module.__name__} has no {name} (the Presenter protocol, "
+                            f"mafiagames/presenters/__init__.py)")
+        wanted, found = getattr(Presenter, name, None), getattr(module, name)
+        if callable(wanted) and not callable(found):
+            raise TypeError(f"presenter {module.__name__}: {name} must be a function")
+    for name, stand_in in OPTIONAL.items():
+        if stand_in is None and hasattr(module, name) and not callable(getattr(module, name)):
+            raise TypeError(f"presenter {module.__name__}: {name} must be a function")
 
 
 # Presenters of rulesets kept in a folder of their own (settings.EXTRA_RULESETS, apps.py).
@@ -66,7 +110,7 @@ def register(slug: str, module) -> None:
 
 
 @functools.cache
-def presenter(slug: str):
+def presenter(slug: str) -> Presenter:
     module = _EXTRA.get(slug) or import_module(f"mafiagames.presenters.{_MODULE_OF.get(slug, slug)}")
     check_presenter(module)
     return module
