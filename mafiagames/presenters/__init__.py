@@ -34,8 +34,8 @@ _MODULE_OF = {"granna": "classic", "mafia_pl": "classic"}
 #   ``phone_board(view, names)`` → (template, context) from the TV's view (seat None): one
 #     board for every phone, made once per room version, and public by construction.
 # ``OPTION_LABELS``: option key → (label, help), ``OPTION_CHOICES``: option key → {choice: words},
-# for every option a host is offered — the one place of their words (the engines' English is not
-# shown; tests/web/test_presenter_words.py).
+# for every option a host is offered — the one place of their words (an engine's ``Option`` has
+# none; tests/web/test_presenter_words.py).
 REQUIRED = ("TEMPLATE_DIR", "ERRORS", "present", "narrate", "parse_action", "phone_fragments", "phone_board",
             "role_text", "OPTION_LABELS", "OPTION_CHOICES")
 # ... and what it may leave out, with what stands in for a part left out.
