@@ -112,14 +112,14 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Option:
-    """A setup option the host can switch; ``kind`` is ``bool`` or ``choice``."""
+    """A setup option the host can switch; ``kind`` is ``bool`` or ``choice`` (one of the values
+    in ``choices``).  Engines emit no words: an option's label, help and the words of its choices
+    are the presenter's (``OPTION_LABELS``, ``OPTION_CHOICES`` in mafiagames/presenters)."""
 
     key: str
-    label: str
     default: Any
-    help: str = ""
     kind: str = "bool"
-    choices: tuple[tuple[str, str], ...] = ()
+    choices: tuple[str, ...] = ()
     # False while its screens are still being built: the engine and its tests know the option,
     # hosts are not offered it and cannot set it.
     offered: bool = True
@@ -134,9 +134,8 @@ class Option:
             if raw in ("1", "true", "on"):
                 return True
             raise ValueError(f"{self.key}: expected on/off")
-        values = [value for value, _ in self.choices]
-        if raw not in values:
-            raise ValueError(f"{self.key}: expected one of {', '.join(values)}")
+        if raw not in self.choices:
+            raise ValueError(f"{self.key}: expected one of {', '.join(self.choices)}")
         return raw
 
 
@@ -254,7 +253,7 @@ def checked_options(options: Iterable[Option], given: dict[str, Any], owner: str
         option, value = known[key], given.get(key, known[key].default)
         if option.kind == "bool" and not isinstance(value, bool):
             raise ValueError(f"{key}: expected on/off")
-        if option.kind == "choice" and value not in [choice for choice, _ in option.choices]:
+        if option.kind == "choice" and value not in option.choices:
             raise ValueError(f"{key}: unknown choice {value!r}")
         checked[key] = value
     return checked

@@ -69,10 +69,10 @@ def _option_rows(slug: str, chosen: dict) -> list[dict]:
         if not option.offered:
             continue
         # The words are the presenter's alone (tests/web/test_presenter_words.py holds every
-        # offered option to having them there); the engine's English is not shown.
+        # offered option to having them there); an engine's option carries none.
         label, help_text = labels[option.key]
         value = chosen.get(option.key, option.default)
-        choices = [(choice, choice_words[option.key][choice]) for choice, _text in option.choices]
+        choices = [(choice, choice_words[option.key][choice]) for choice in option.choices]
         rows.append({"key": option.key, "label": label, "help": help_text, "kind": option.kind, "value": value,
                      "choices": choices, "value_label": dict(choices).get(value, value)})
     return rows

@@ -16,69 +16,63 @@ GRANNA, MAFIA_PL = "granna", "mafia_pl"
 
 # Timing (both editions).  Engines know no time: these become ``state["clock"]`` seconds.
 TIMING = [
-    Option("deadline_seconds", "Time to decide at night and for a last shot", "60", kind="choice",
-           choices=(("30", "30 s"), ("60", "60 s"), ("90", "90 s"), ("120", "120 s")),
-           help="How long the night's players (and a last shooter) have to decide; then the "
-                "game master decides for them: the mafia's most-picked target, no check, no "
-                "heal, no spell, no shot (rules B.2.5)."),
-    Option("night_seconds", "Shortest night step", "8", kind="choice",
-           choices=(("5", "5 s"), ("8", "8 s"), ("12", "12 s")),
-           help="Every night step lasts at least this long however quickly its players act, "
-                "so nobody learns who was awake from its length (rules §0, anti-tell)."),
-    Option("discussion_minutes", "Discussion timer", "off", kind="choice",
-           choices=(("off", "No timer: the host ends it"), ("2", "2 min"), ("3", "3 min"),
-                    ("5", "5 min"), ("10", "10 min")),
-           help="The day's discussion ends after this long, or earlier by the host."),
+    # How long the night's players (and a last shooter) have to decide; then the game master
+    # decides for them: the mafia's most-picked target, no check, no heal, no spell, no shot
+    # (rules B.2.5).
+    Option("deadline_seconds", "60", kind="choice", choices=("30", "60", "90", "120")),
+    # Every night step lasts at least this long however quickly its players act, so nobody
+    # learns who was awake from its length (rules §0, anti-tell).
+    Option("night_seconds", "8", kind="choice", choices=("5", "8", "12")),
+    # The day's discussion ends after this long, or earlier by the host ("off": only by the host).
+    Option("discussion_minutes", "off", kind="choice", choices=("off", "2", "3", "5", "10")),
 ]
 
-GHOST_VIEW = Option(
-    "ghost_view", "Ghost view for the eliminated", True,
-    help="An eliminated player's phone shows every role and the night's actions (the dead "
-         "watch the night in the box game, rules B.2.3) — they must stay silent.")
+# An eliminated player's phone shows every role and the night's actions (the dead watch the
+# night in the box game, rules B.2.3); they must stay silent.
+GHOST_VIEW = Option("ghost_view", True)
 
 GRANNA_OPTIONS = [
-    Option("small_game_rule", "Small-game rule (6–7 players)", True,
-           help="The Agent checks only in round 1; an Agent who points at the Mafioso is killed "
-                "(GRANNA, fewer players; rules B.3.1).  Has an effect only with 6–7 players."),
-    Option("small_game_round1_mafia", "Small game: mafia kills in round 1 too", False,
-           help="The rulebook goes from the Agent straight to the day in round 1; this option "
-                "adds the mafia's kill that night (rules B.3.1, the alternative reading)."),
-    Option("large_game_rule", "Large-game rule (20–21 players)", True,
-           help="The first two eliminated in round 1 (night victim, then the lynched player) "
-                "each take a last shot (GRANNA, more players; rules B.3.2).  Has an effect only "
-                "with 20–21 players."),
-    Option("kids_no_agent", "Children: no Agent", False,
-           help="One more Policeman instead of the Agent (GRANNA, children's version 1.)."),
-    Option("kids_last_shot_all", "Children: everyone has a last shot", False,
-           help="Every player killed at night or voted out may take a last shot (children's "
-                "version 2.)."),
-    Option("kids_single_vote", "Children: one vote", False,
-           help="No runoff: the most votes leave; only a tie for the most has a final vote "
-                "(children's version 3.)."),
-    Option("kids_retheme", "Children: Police Academy words", False,
-           help="Cadets and Rascals instead of Police and Mafia (children's version 4.)."),
+    # The Agent checks only in round 1; an Agent who points at the Mafioso is killed (GRANNA,
+    # fewer players; rules B.3.1).  Has an effect only with 6–7 players.
+    Option("small_game_rule", True),
+    # The rulebook goes from the Agent straight to the day in round 1; this adds the mafia's kill
+    # that night (rules B.3.1, the alternative reading).
+    Option("small_game_round1_mafia", False),
+    # The first two eliminated in round 1 (night victim, then the lynched player) each take a
+    # last shot (GRANNA, more players; rules B.3.2).  Has an effect only with 20–21 players.
+    Option("large_game_rule", True),
+    # Children's version 1. (GRANNA): one more Policeman instead of the Agent.
+    Option("kids_no_agent", False),
+    # Children's version 2.: every player killed at night or voted out may take a last shot.
+    Option("kids_last_shot_all", False),
+    # Children's version 3.: no runoff; the most votes leave, only a tie for the most has a final
+    # vote.
+    Option("kids_single_vote", False),
+    # Children's version 4.: Cadets and Rascals instead of Police and Mafia (words only).
+    Option("kids_retheme", False),
     GHOST_VIEW,
     *TIMING,
 ]
 
 MAFIA_PL_OPTIONS = [
-    Option("doctor", "Doctor", False,
-           help="Heals one player each night before the mafia wakes (Polish rules, extra role "
-                "1; replaces a policeman)."),
-    Option("wizard", "Wizard", False,
-           help="Once per game swaps two players' cards at night (extra role 2)."),
-    Option("judge", "Judge", False,
-           help="Once per game his day vote counts double (extra role 3)."),
-    Option("doctor_self_heal", "The doctor may heal himself", True,
-           help="rules C.3.1, PROPOSED."),
-    Option("announce_saved", "Name the player the doctor saved", False,
-           help="Off: dawn only says nobody was eliminated (rules C.3.1, PROPOSED)."),
-    Option("agent_sees", "What the agent's check shows", "team", kind="choice",
-           choices=(("team", "Gangster or policeman"), ("card", "The exact card")),
-           help="rules C-Q6: the token shows the team; with extra roles, 'card' shows them."),
-    Option("arrest_scope", "Who may be arrested in the final vote", "heard", kind="choice",
-           choices=(("heard", "Only the players heard"), ("anyone", "Any living player")),
-           help="rules C-Q2: the rulebook lets players change their vote; PROPOSED heard only."),
+    # Polish rules, extra role 1: heals one player each night before the mafia wakes (rules
+    # C.3.1).  Each extra role replaces a policeman (rules C-Q10, PROPOSED).
+    Option("doctor", False),
+    # Extra role 2: once per game swaps two players' cards at night (rules C.3.2).
+    Option("wizard", False),
+    # Extra role 3: once per game his day vote counts double (rules C.3.3).
+    Option("judge", False),
+    # The doctor may heal himself (rules C.3.1, PROPOSED).
+    Option("doctor_self_heal", True),
+    # Name the player the doctor saved; off: dawn only says nobody was eliminated (rules C.3.1,
+    # PROPOSED).
+    Option("announce_saved", False),
+    # What the agent's check shows: the token shows the team (gangster or policeman); with extra
+    # roles, "card" shows them (rules C-Q6).
+    Option("agent_sees", "team", kind="choice", choices=("team", "card")),
+    # Who may be arrested in the final vote: only the players heard in their defence ("heard",
+    # PROPOSED) or any living player; the rulebook lets players change their vote (rules C-Q2).
+    Option("arrest_scope", "heard", kind="choice", choices=("heard", "anyone")),
     GHOST_VIEW,
     *TIMING,
 ]

@@ -52,17 +52,16 @@ PLOT_WINDOW = "plot_window"     # The Plot Thickens: holders of a card are asked
 GAME_OVER = "game_over"
 
 OPTIONS = [
-    Option("targeting", "Change the order of actions", False,
-           help="The Kmotr first picks which action to attempt; each action once; the 5th "
-                "only after two actions succeeded (Czech rulebook, Změna pořadí akcí)."),
-    Option("blind_detectives", "Detectives don't know each other", False,
-           help="Skip the detective meeting (Czech rulebook, Detektivové se neznají)."),
-    Option("plot_cards", "The Plot Thickens", False,
-           help="Plot cards: the Kmotr deals 1–3 each round (Czech rulebook, Smyčka se utahuje)."),
-    Option("plot_distribution", "Plot cards for 5–6 players", plot.CZ, kind="choice",
-           choices=((plot.CZ, "7 cards, 1 per round (Czech rulebook)"),
-                    (plot.ULTRA, "10 cards, 2 per round")),
-           help="Which deck and how many cards a round with 5–8 players uses."),
+    # The Kmotr first picks which action to attempt; each action once; the 5th only after two
+    # actions succeeded (Czech rulebook, Změna pořadí akcí).
+    Option("targeting", False),
+    # Skip the detective meeting (Czech rulebook, Detektivové se neznají).
+    Option("blind_detectives", False),
+    # Plot cards: the Kmotr deals 1–3 each round (Czech rulebook, Smyčka se utahuje).
+    Option("plot_cards", False),
+    # Which deck and how many cards a round with 5–8 players uses: the Czech rulebook's (7 cards,
+    # 1 per round for 5–6 players) or the other source's (10 cards, 2 per round; rules A-Q2, E.4).
+    Option("plot_distribution", plot.CZ, kind="choice", choices=(plot.CZ, plot.ULTRA)),
 ]
 
 

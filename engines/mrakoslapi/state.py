@@ -17,43 +17,35 @@ TITLE = "Mrakošlapi"
 NIGHT, DAY, OVER = "night", "day", "over"
 
 
-def _seconds(*values: int) -> tuple[tuple[str, str], ...]:
-    return tuple((str(v), f"{v} s") for v in values)
-
-
 OPTIONS = [
-    Option("night_deadline_seconds", "Night deadline", "60", kind="choice",
-           choices=_seconds(30, 45, 60, 90, 120),
-           help="T_night (rules §4.2): the night ends then; missing choices take the defaults."),
-    Option("night_min_seconds", "Shortest night", "20", kind="choice",
-           choices=_seconds(10, 20, 30),
-           help="A night lasts at least this long however fast everybody confirms (anti-tell)."),
-    Option("floor_auto_seconds", "Nobody accused: everyone is", "300", kind="choice",
-           choices=_seconds(120, 180, 300, 420),
-           help="T_floor_auto (rules §5.2): no accusation by then ⇒ everyone is accused."),
-    Option("floor_max_seconds", "Longest discussion", "600", kind="choice",
-           choices=_seconds(300, 450, 600, 900),
-           help="T_floor_max (rules §5.2): the floor closes if an accusation stands."),
-    Option("defence_seconds", "Defence per accused", "45", kind="choice",
-           choices=_seconds(30, 45, 60, 90), help="T_defence (rules §5.2)."),
-    Option("think_seconds", "Time to think before the vote", "10", kind="choice",
-           choices=_seconds(5, 10, 15), help="T_think (rules §5.2)."),
-    Option("vote_seconds", "Vote window per candidate", "5", kind="choice",
-           choices=_seconds(3, 5, 8, 10), help="T_vote (rules §5.2)."),
-    Option("refloor_seconds", "Discussion before a re-vote", "120", kind="choice",
-           choices=_seconds(60, 120, 180), help="T_refloor (rules §5.2)."),
-    Option("sentence_seconds", "Astronom window", "10", kind="choice",
-           choices=_seconds(5, 10, 15),
-           help="T_sentence (rules §5.2, + 0.5 s grace): the condemned may still call NOC."),
-    Option("gunman_nights", "Šílený střelec shoots on", "even", kind="choice",
-           choices=(("even", "even nights"), ("odd", "odd nights")), help="A1."),
-    Option("atheist_blocks_tunnel_from", "Tunnels from the Atheist vanish too", False,
-           help="A6: by default only tunnels ONTO the Atheist vanish."),
-    Option("votes_per_player", "Votes per player and round", "1", kind="choice",
-           choices=(("1", "one"), ("unlimited", "one per candidate")), help="A21."),
-    Option("max_rounds", "Voting rounds per day", "3", kind="choice",
-           choices=(("1", "1"), ("2", "2"), ("3", "3")), help="A23, MAX_ROUNDS."),
-    Option("astronom_can_save_others", "Astronom may save the condemned", True, help="A25."),
+    # T_night (rules §4.2): the night ends then; missing choices take the defaults.
+    Option("night_deadline_seconds", "60", kind="choice", choices=("30", "45", "60", "90", "120")),
+    # A night lasts at least this long however fast everybody confirms (anti-tell).
+    Option("night_min_seconds", "20", kind="choice", choices=("10", "20", "30")),
+    # T_floor_auto (rules §5.2): no accusation by then ⇒ everyone is accused.
+    Option("floor_auto_seconds", "300", kind="choice", choices=("120", "180", "300", "420")),
+    # T_floor_max (rules §5.2): the floor closes if an accusation stands.
+    Option("floor_max_seconds", "600", kind="choice", choices=("300", "450", "600", "900")),
+    # T_defence (rules §5.2): each accused's defence.
+    Option("defence_seconds", "45", kind="choice", choices=("30", "45", "60", "90")),
+    # T_think (rules §5.2): a silence before the vote.
+    Option("think_seconds", "10", kind="choice", choices=("5", "10", "15")),
+    # T_vote (rules §5.2): the vote window per candidate.
+    Option("vote_seconds", "5", kind="choice", choices=("3", "5", "8", "10")),
+    # T_refloor (rules §5.2): the discussion before a re-vote.
+    Option("refloor_seconds", "120", kind="choice", choices=("60", "120", "180")),
+    # T_sentence (rules §5.2, + 0.5 s grace): the Astronom window; the condemned may still call NOC.
+    Option("sentence_seconds", "10", kind="choice", choices=("5", "10", "15")),
+    # Which nights the Šílený střelec shoots on (rules A1).
+    Option("gunman_nights", "even", kind="choice", choices=("even", "odd")),
+    # Rules A6: by default only tunnels ONTO the Atheist vanish; on: tunnels from him too.
+    Option("atheist_blocks_tunnel_from", False),
+    # Votes per player and round: one, or one per candidate (rules A21).
+    Option("votes_per_player", "1", kind="choice", choices=("1", "unlimited")),
+    # Voting rounds per day (rules A23, MAX_ROUNDS).
+    Option("max_rounds", "3", kind="choice", choices=("1", "2", "3")),
+    # Whether an Astronom may save the condemned, not only the condemned himself (rules A25).
+    Option("astronom_can_save_others", True),
 ]
 
 

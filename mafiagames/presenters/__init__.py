@@ -41,7 +41,7 @@ class Presenter(Protocol):
     """An engine's refusal code → its words (``COMMON_ERRORS`` plus the ruleset's own)."""
     OPTION_LABELS: dict
     """Option key → (label, help) for every option a host is offered: the one place of their
-    words (the engines' English is not shown; tests/web/test_presenter_words.py)."""
+    words (an engine's ``Option`` has none; tests/web/test_presenter_words.py)."""
     OPTION_CHOICES: dict
     """Option key → {choice: words}."""
 

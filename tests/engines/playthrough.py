@@ -90,7 +90,7 @@ def option_combinations(ruleset: Ruleset, offered_only: bool = False) -> list[di
     of screens, which are built only for those.
     """
     options = ruleset.options()
-    values = [([False, True] if option.kind == "bool" else [value for value, _ in option.choices])
+    values = [([False, True] if option.kind == "bool" else list(option.choices))
               if option.offered or not offered_only else [option.default]
               for option in options]
     keys = [option.key for option in options]

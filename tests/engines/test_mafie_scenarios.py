@@ -5,10 +5,12 @@ is the authority.  Roles and the first Kmotr are forced with ``deal=``.
 """
 
 import pytest
+from django.utils import translation
 
 from engines import chance, mafie
 from engines.mafie import moves, plot_cards
 from engines.base import NOBODY, PUBLIC, IllegalAction, MalformedAction, resolve_options
+from mafiagames.presenters import presenter
 from tests.engines.mafie_helpers import RULESET, Table, codes, kinds, only, roles
 from tests.engines.playthrough import random_playthrough
 
@@ -332,11 +334,13 @@ def test_A_1_a_forced_deal_is_forced_outcomes_of_the_chance_kit_and_the_deck_is_
 
 def test_options_are_the_two_variants_and_the_expansion():
     options = RULESET.options()
-    assert [(o.key, o.label, o.default, o.offered) for o in options] == [
-        ("targeting", "Change the order of actions", False, True),
-        ("blind_detectives", "Detectives don't know each other", False, True),
-        ("plot_cards", "The Plot Thickens", False, True),
-        ("plot_distribution", "Plot cards for 5–6 players", "cz", True)]
+    labels = presenter("mafie").OPTION_LABELS   # an option's words are its presenter's
+    with translation.override("en"):
+        assert [(o.key, str(labels[o.key][0]), o.default, o.offered) for o in options] == [
+            ("targeting", "Change the order of actions", False, True),
+            ("blind_detectives", "Detectives don't know each other", False, True),
+            ("plot_cards", "The Plot Thickens", False, True),
+            ("plot_distribution", "Plot cards with 5–8 players", "cz", True)]
     with pytest.raises(ValueError):
         RULESET.setup(5, {"targeting": False}, 1)
     with pytest.raises(ValueError):

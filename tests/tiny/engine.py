@@ -18,8 +18,9 @@ CALLING, SHOWN = "calling", "shown"
 SIDES = ("heads", "tails")
 REVEAL = {"type": "reveal"}
 
-OPTIONS = [Option("seconds", "Time to call", "60", kind="choice",
-                  choices=(("30", "30 s"), ("60", "1 min"), ("off", "No clock")))]
+# Seconds to call before the clock shows the coin; "off": no clock (the coin is shown once
+# everyone has called, or by the host).  An option's words are its presenter's, not the engine's.
+OPTIONS = [Option("seconds", "60", kind="choice", choices=("30", "60", "off"))]
 
 
 def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> Result:

@@ -1,6 +1,6 @@
 """Option words live in one place: the presenter's words (``OPTION_LABELS``, ``OPTION_CHOICES``).
 
-The engines still carry an English label and help for their own tests and the admin; the
+An engine's ``Option`` carries no words (key, default, kind, the values of its choices); the
 screens show the presenter's, translated.  Every option a host is offered must have them there:
 its label, its help, and the words of each of its choices.
 """
@@ -28,5 +28,5 @@ def test_every_offered_option_has_its_label_help_and_choice_words_in_the_present
             if not str(help_text):
                 missing.append(f"{option.key}: help")
             words = choice_words.get(option.key, {})
-            missing += [f"{option.key}={value}: words" for value, _text in option.choices if not str(words.get(value, ""))]
+            missing += [f"{option.key}={value}: words" for value in option.choices if not str(words.get(value, ""))]
     assert not missing, f"{ruleset.slug}'s presenter lacks the words of: {', '.join(missing)}"

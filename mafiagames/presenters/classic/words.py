@@ -313,7 +313,8 @@ OPTION_LABELS = {
     "ghost_view": (gettext_lazy("Ghost view"),
                    gettext_lazy("Players who are out see every role and the night's actions — and stay "
                                 "silent.")),
-    "doctor": (gettext_lazy("Doctor"), gettext_lazy("Heals one player each night.")),
+    "doctor": (gettext_lazy("Doctor"),
+               gettext_lazy("Heals one player each night; plays instead of one policeman.")),
     "wizard": (gettext_lazy("Wizard"), gettext_lazy("Once per game swaps two players' cards at night.")),
     "judge": (gettext_lazy("Judge"), gettext_lazy("Once per game his day vote counts double.")),
     "doctor_self_heal": (gettext_lazy("The doctor may heal himself"),
