@@ -123,6 +123,10 @@ class Option:
     # False while its screens are still being built: the engine and its tests know the option,
     # hosts are not offered it and cannot set it.
     offered: bool = True
+    # The key of the bool option this one depends on (rules knowledge: it changes nothing while
+    # that one is off).  The host's settings show it under that option, only while it is on; its
+    # value is kept meanwhile.
+    requires: str | None = None
 
     def parse(self, raw: Any) -> Any:
         """Coerce a submitted value, or raise ValueError with a reason."""

@@ -61,20 +61,28 @@ def version_marker(version: int) -> str:
 
 
 def _option_rows(slug: str, chosen: dict) -> list[dict]:
+    """The offered options, each right after the one it ``requires``: ``applies`` while that one
+    is on (the settings hide it otherwise, keeping its value), ``advanced`` if the presenter
+    folds it under "Advanced" (``ADVANCED_OPTIONS``)."""
     ruleset = registry.get(slug)
     labels, choice_words = presenter(slug).OPTION_LABELS, presenter(slug).OPTION_CHOICES
+    advanced = part(slug, "ADVANCED_OPTIONS")
+    offered = [option for option in ruleset.options() if option.offered]
+    value_of = {option.key: chosen.get(option.key, option.default) for option in offered}
     rows = []
-    for option in ruleset.options():
-        option: Option
-        if not option.offered:
-            continue
-        # The words are the presenter's alone (tests/web/test_presenter_words.py holds every
-        # offered option to having them there); an engine's option carries none.
-        label, help_text = labels[option.key]
-        value = chosen.get(option.key, option.default)
-        choices = [(choice, choice_words[option.key][choice]) for choice in option.choices]
-        rows.append({"key": option.key, "label": label, "help": help_text, "kind": option.kind, "value": value,
-                     "choices": choices, "value_label": dict(choices).get(value, value)})
+    for option in [o for o in offered if o.requires is None]:
+        for option in (option, *(o for o in offered if o.requires == option.key)):
+            option: Option
+            # The words are the presenter's alone (tests/web/test_presenter_words.py holds every
+            # offered option to having them there); an engine's option carries none.
+            label, help_text = labels[option.key]
+            value = value_of[option.key]
+            choices = [(choice, choice_words[option.key][choice]) for choice in option.choices]
+            rows.append({"key": option.key, "label": label, "help": help_text, "kind": option.kind, "value": value,
+                         "choices": choices, "value_label": dict(choices).get(value, value),
+                         "requires": option.requires, "advanced": option.key in advanced,
+                         "changed": value != option.default,
+                         "applies": option.requires is None or bool(value_of.get(option.requires))})
     return rows
 
 
@@ -92,6 +100,8 @@ def _game_context(table: Table, view: dict) -> dict:
         context["joined_since"] = [p for p in table.players if p["id"] not in seated]
     elif game["status"] == "abandoned":
         context["ended_reveal"] = _when_used(lambda: ended_reveal(game))
+    # The stage's mood (app.css): the presenter's word, else night while its ``night`` is on.
+    context.setdefault("mood", "night" if context.get("night") else "day")
     context.update(game_id=game["id"], turn=view.get("turn"),
                    tpl=pres.TEMPLATE_DIR, game_status=game["status"], deadline=deadline(game),
                    paused=paused(game), time_left=frozen_time_left(game))
@@ -211,8 +221,10 @@ def _bounded(kept: dict) -> dict:
 def _settings_piece(table: Table) -> list[tuple[str, dict]]:
     """The host's game and options: a piece of its own, so a join (a new seat row) does not
     re-render them."""
+    rows = _option_rows(table.ruleset, table.options)
     return [("screens/host_settings.html", {
-        "code": table.code, "ruleset": table.ruleset, "option_rows": _option_rows(table.ruleset, table.options),
+        "code": table.code, "ruleset": table.ruleset, "option_rows": rows,
+        "has_advanced": any(row["advanced"] for row in rows),
         "rulesets": [(r.slug, r.title) for r in registry.all()]})]
 
 
@@ -239,6 +251,9 @@ def _tv_narration(table: Table, board) -> dict:
                "turn": game["state"].get("turn")}
     if game["status"] != "abandoned":   # the host ended it: one fixed line instead
         context.update({key: board()[key] for key in ("narration", "phase_title")})
+        # Lines before ``narration_from`` (the presenter's; else none) are read aloud, not shown:
+        # the board shows them, or they are old news.
+        context["narration_from"] = board().get("narration_from", 0)
     return context
 
 

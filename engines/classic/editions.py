@@ -37,7 +37,8 @@ GRANNA_OPTIONS = [
     Option("small_game_rule", True),
     # The rulebook goes from the Agent straight to the day in round 1; this adds the mafia's kill
     # that night (rules B.3.1, the alternative reading).
-    Option("small_game_round1_mafia", False),
+    # Read only under the small-game rule (night_steps._small_game).
+    Option("small_game_round1_mafia", False, requires="small_game_rule"),
     # The first two eliminated in round 1 (night victim, then the lynched player) each take a
     # last shot (GRANNA, more players; rules B.3.2).  Has an effect only with 20–21 players.
     Option("large_game_rule", True),
@@ -63,10 +64,10 @@ MAFIA_PL_OPTIONS = [
     # Extra role 3: once per game his day vote counts double (rules C.3.3).
     Option("judge", False),
     # The doctor may heal himself (rules C.3.1, PROPOSED).
-    Option("doctor_self_heal", True),
+    Option("doctor_self_heal", True, requires="doctor"),
     # Name the player the doctor saved; off: dawn only says nobody was eliminated (rules C.3.1,
     # PROPOSED).
-    Option("announce_saved", False),
+    Option("announce_saved", False, requires="doctor"),
     # What the agent's check shows: the token shows the team (gangster or policeman); with extra
     # roles, "card" shows them (rules C-Q6).
     Option("agent_sees", "team", kind="choice", choices=("team", "card")),

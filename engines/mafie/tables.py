@@ -61,7 +61,7 @@ OPTIONS = [
     Option("plot_cards", False),
     # Which deck and how many cards a round with 5–8 players uses: the Czech rulebook's (7 cards,
     # 1 per round for 5–6 players) or the other source's (10 cards, 2 per round; rules A-Q2, E.4).
-    Option("plot_distribution", plot.CZ, kind="choice", choices=(plot.CZ, plot.ULTRA)),
+    Option("plot_distribution", plot.CZ, kind="choice", choices=(plot.CZ, plot.ULTRA), requires="plot_cards"),
 ]
 
 

@@ -49,7 +49,9 @@ class Presenter(Protocol):
         """The TV's context from the TV's view (seat None), for its board, roster and result
         templates.  rendering.py reads three entries of it: ``rows`` (a dict per seat, with its
         ``seat``: rendering adds ``connected``), ``narration`` (the lines the TV shows and reads
-        aloud: ``narrated``) and ``phase_title`` (the phase's heading, "" for none)."""
+        aloud: ``narrated``) and ``phase_title`` (the phase's heading, "" for none); and, if
+        given, ``mood`` (the stage's look: "night" or "day"; else "night" while ``night`` is
+        true) and ``narration_from`` (the TV shows the lines from this index on, and reads all)."""
 
     def narrate(self, item: dict, names: list[str], view: dict) -> str:
         """One narration line ({"code", "params"}) in words, seats as names."""
@@ -80,6 +82,7 @@ OPTIONAL = {
     "HOST_MOVES": {},        # host move type → button label; else the type
     "proxy_label": None,     # (move, names) → the words of a choice the host makes for a seat
     "tv_parts": None,        # (view, context) → the TV's pieces, each rendered once per distinct context
+    "ADVANCED_OPTIONS": frozenset(),   # option keys the host's settings fold under "Advanced"
 }
 
 

@@ -128,15 +128,15 @@ def browser():
         chromium.close()
 
 
-def open_tv(browser, base_url: str, init_script: str | None = None):
+def open_tv(browser, base_url: str, init_script: str | None = None, size: dict | None = None):
     """The host's TV browser creates an English room; returns the page and the join URL it shows."""
-    tv = browser.new_context(viewport={"width": 1600, "height": 900}).new_page()
+    tv = browser.new_context(viewport=size or {"width": 1600, "height": 900}).new_page()
     if init_script:
         tv.add_init_script(init_script)
     tv.goto(base_url + "/")
     tv.select_option("select[name=language]", "en")
     tv.click("text=Create a room")
-    return tv, tv.locator(".tv-join .url").inner_text()
+    return tv, tv.locator(".tv-join .url.full").inner_text()
 
 
 def join_phone(browser, url: str, name: str, width: int = 375, init_script: str | None = None):
@@ -210,3 +210,155 @@ def wait_for_next_step(tv, before: int, ready=lambda: False) -> None:
             tv.wait_for_function(NEWER_VERSION, arg=before, timeout=500)
         except PlaywrightTimeout:
             pass   # look at the phones again
+
+
+# --- The TV as a stage (issue 16): what a player 3 m away must be able to read ----------------
+
+# The page, measured in the page: no scroll, nothing off screen, the main line and every text a
+# player reads large enough, every text's contrast at least 7:1 against what it is drawn on, and
+# the join card where it belongs (the host's settings may scroll inside their box while he has
+# "Advanced" open: the only exception).  Host-only controls (``.host-only``: settings, seating, door,
+# the game's bar) may be smaller, down to HOST_MIN of the height, but keep the contrast.
+STAGE_SIZES = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})
+MAIN_MIN, READ_MIN, HOST_MIN, CONTRAST_MIN = 0.045, 0.025, 0.0175, 7.0
+
+MEASURE_STAGE = """([mainMin, readMin, hostMin, contrastMin]) => {
+  const W = innerWidth, H = innerHeight, de = document.documentElement, problems = [];
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+    (typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).join('.') : '') +
+    ' "' + (el.textContent || '').trim().slice(0, 40) + '"';
+  if (de.scrollWidth > W) problems.push(`page scrolls sideways: ${de.scrollWidth} > ${W}`);
+  if (de.scrollHeight > H) problems.push(`page scrolls down: ${de.scrollHeight} > ${H}`);
+  const shown = (el) => {   // checkVisibility: also false inside a closed <details> (content-visibility)
+    if (!el.getClientRects().length || !el.checkVisibility({contentVisibilityAuto: true, visibilityProperty: true})) return false;
+    const style = getComputedStyle(el);
+    return style.visibility !== 'hidden' && +style.opacity > 0;
+  };
+  const rgba = (text) => {
+    const m = text.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return null;
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, under) => [0, 1, 2].map(i => top[i] * top[3] + under[i] * (1 - top[3]));
+  const backdrop = (el) => {   // the colour behind el: its own and its ancestors' backgrounds, blended
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgba(getComputedStyle(e).backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+    }
+    let colour = [255, 255, 255];
+    for (const layer of layers.reverse()) colour = over(layer, colour);
+    return colour;
+  };
+  const opacity = (el) => { let o = 1; for (let e = el; e; e = e.parentElement) o *= +getComputedStyle(e).opacity; return o; };
+  const luminance = (c) => {
+    const [r, g, b] = c.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  let texts = 0;
+  for (const el of document.body.querySelectorAll('*')) {
+    if (['SCRIPT', 'STYLE', 'TEMPLATE', 'svg', 'path', 'VIDEO'].includes(el.tagName) || el.closest('svg') || !shown(el)) continue;
+    const r = el.getBoundingClientRect(), inView = (q) => q.left >= -1 && q.top >= -1 && q.right <= W + 1 && q.bottom <= H + 1;
+    // The one box allowed to scroll: the host's settings while he has "Advanced" open (folded,
+    // they fit like everything else), if the box itself is on screen.
+    const box = el.closest('.host-settings .host-panel');
+    const scrolls = box && box.querySelector('details.advanced[open]') && inView(box.getBoundingClientRect());
+    if (r.width && r.height && !inView(r) && !scrolls)
+      problems.push(`off screen: ${name(el)} at ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)}`);
+    // ... nor cut off by a box that hides or scrolls its overflow (its nearest such ancestor).
+    for (let a = el.parentElement; a && a !== document.body && r.width && r.height && !scrolls; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const b = a.getBoundingClientRect();
+      if (r.left < b.left - 1 || r.top < b.top - 1 || r.right > b.right + 1 || r.bottom > b.bottom + 1)
+        problems.push(`cut off: ${name(el)} by ${name(a)}`);
+      break;
+    }
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) ||
+      (['BUTTON', 'SELECT', 'INPUT'].includes(el.tagName) && el.type !== 'hidden' && el.type !== 'checkbox');
+    if (!own || el.closest('.sr-only')) continue;
+    texts += 1;
+    const style = getComputedStyle(el), size = parseFloat(style.fontSize);
+    const host = el.closest('.host-only'), least = (host ? hostMin : readMin) * H;
+    if (size < least - 0.5) problems.push(`too small: ${name(el)} ${size}px < ${least.toFixed(1)}px${host ? ' (host)' : ''}`);
+    if (el.closest(':disabled')) continue;   // WCAG 1.4.6 exempts inactive controls
+    const under = backdrop(el), ink = rgba(style.color), o = opacity(el);
+    const seen = over([ink[0], ink[1], ink[2], ink[3] * o], under);
+    const ratio = contrast(seen, under);
+    if (ratio < contrastMin) problems.push(`low contrast: ${name(el)} ${ratio.toFixed(2)}:1 (${style.color} on rgb(${under.map(Math.round)}))`);
+  }
+  const main = document.querySelector('.main-line');
+  if (!main || !shown(main)) problems.push('no main line (.main-line) shown');
+  else if (parseFloat(getComputedStyle(main).fontSize) < mainMin * H - 0.5)
+    problems.push(`main line too small: ${getComputedStyle(main).fontSize} < ${(mainMin * H).toFixed(1)}px`);
+  const join = document.querySelector('#tv-join'), qr = document.querySelector('#tv-join .qr svg');
+  const playing = !!document.querySelector('#tv-main.playing, #tv-main.finished');   // a game on the stage
+  if (!join || !qr) problems.push('no join card');
+  else {
+    const j = join.getBoundingClientRect(), q = qr.getBoundingClientRect();
+    if (playing) {   // a small card in a corner
+      const corner = (j.left < 0.03 * W || j.right > 0.97 * W) && (j.top < 0.05 * H || j.bottom > 0.95 * H);
+      if (!corner) problems.push(`join card not in a corner: ${Math.round(j.left)},${Math.round(j.top)}–${Math.round(j.right)},${Math.round(j.bottom)}`);
+      if (j.width * j.height > 0.06 * W * H) problems.push(`join card too big in a game: ${Math.round(j.width)}×${Math.round(j.height)}`);
+      if (q.height < 0.08 * H) problems.push(`join card's QR too small to scan: ${Math.round(q.height)}px`);
+    } else if (q.height < 0.4 * H) problems.push(`lobby QR not dominant: ${Math.round(q.height)}px < 40% of ${H}`);
+    const url = document.querySelector('#tv-join .url');
+    if (!playing && url && parseFloat(getComputedStyle(url).fontSize) < 0.035 * H - 0.5)
+      problems.push(`join address too small in the lobby: ${getComputedStyle(url).fontSize}`);
+  }
+  if (!texts) problems.push('no text found');
+  return problems;
+}"""
+
+
+def check_stage(page, where: str, output_dir: Path | None = None) -> None:
+    """The TV ``page`` as a stage: fails naming every problem found; a screenshot per check
+    (``<where>-<width>x<height>.png`` in ``output_dir``).  Call it once the page shows what it
+    should (it measures what is on screen now)."""
+    size = page.viewport_size
+    label = f"{where}-{size['width']}x{size['height']}"
+    if output_dir is not None:
+        page.screenshot(path=str(Path(output_dir) / f"stage-{re.sub(r'[^a-z0-9-]+', '-', label.lower())}.png"))
+    problems = page.evaluate(MEASURE_STAGE, [MAIN_MIN, READ_MIN, HOST_MIN, CONTRAST_MIN])
+    assert not problems, f"{label}:\n  " + "\n  ".join(problems)
+
+
+def stage_twin(tv, size: dict | None = None):
+    """A second host TV on the same room at the other stage size, sharing the first's cookies
+    (the host's): both are checked at every phase change."""
+    first = tv.viewport_size
+    size = size or next(s for s in STAGE_SIZES if s != first)
+    twin = tv.context.new_page()
+    twin.set_viewport_size(size)
+    twin.goto(tv.url)
+    expect(twin.locator("#sv")).to_have_attribute("data-v", re.compile(r"\d+"))
+    return twin
+
+
+def check_stages(pages, where: str, output_dir: Path | None = None) -> None:
+    """``check_stage`` on each TV once it shows the room version the first one shows."""
+    version = shown_version(pages[0])
+    for page in pages:
+        page.wait_for_function("v => { const m = document.querySelector('#sv'); return m && +m.dataset.v >= v; }",
+                               arg=version)
+    for page in pages:
+        check_stage(page, where, output_dir)
+
+
+class StageWatch:
+    """``check_stages`` once per phase a game shows: ``see()`` after each step checks both TVs
+    when the phase heading (or the result) differs from the last one checked."""
+
+    def __init__(self, tvs, output_dir: Path, name: str):
+        self.tvs, self.output_dir, self.name, self.seen = tvs, output_dir, name, set()
+
+    def see(self) -> None:
+        tv = self.tvs[0]
+        heading = tv.locator("#tv-main h2").first
+        phase = heading.inner_text() if heading.count() else "lobby"
+        phase = re.sub(r"\d+", "n", phase)   # round n: one check per kind of phase
+        if phase not in self.seen:
+            self.seen.add(phase)
+            check_stages(self.tvs, f"{self.name}-{len(self.seen):02d}-{phase[:24]}", self.output_dir)

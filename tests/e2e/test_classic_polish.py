@@ -15,7 +15,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import (catch_up, join_phone, needs_chromium, open_tv, shown_turn, shown_version, start_game,
+from .conftest import (STAGE_SIZES, StageWatch, check_stages, stage_twin, catch_up, join_phone, needs_chromium, open_tv, shown_turn, shown_version, start_game,
                        wait_for_next_step)
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
@@ -61,13 +61,16 @@ def play_until(tv, phones, reached) -> None:
 
 @pytest.mark.clock_scale(0.05)   # an 8 s night step takes 0.4 s, a 60 s deadline 3 s
 def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(live_daphne, browser, output_dir):
-    tv, join_url = open_tv(browser, live_daphne.url)
+    tv, join_url = open_tv(browser, live_daphne.url, size=STAGE_SIZES[0])
+    tvs = [tv, stage_twin(tv)]   # the host's TV at 1920×1080 and at 1280×720 (check_stages)
     phones = [join_phone(browser, join_url, name, width=360) for name in NAMES]
     expect(tv.locator("#tv-players .online")).to_have_count(7)
     tv.select_option("#tv-settings select[name=ruleset]", "mafia_pl")
     expect(tv.locator("#tv-main .lobby h2")).to_have_text("Mafia (Polish)")
     tv.check("input[name=opt-doctor]")
     expect(tv.locator("#tv-main .options")).to_contain_text("Doctor")
+    check_stages(tvs, "classic-lobby", output_dir)
+    watch = StageWatch(tvs, output_dir, "classic")
     roles = start_game(tv, phones)
     assert sorted(roles) == ["Agent", "Doctor", "Gangster"] + ["Policeman"] * 4
     agent, doctor = phones[roles.index("Agent")], phones[roles.index("Doctor")]
@@ -89,7 +92,8 @@ def test_tv_and_seven_phones_play_the_polish_edition_with_the_doctor(live_daphne
     saw = set()
 
     def over() -> bool:
-        """Also notes what the table has been through on the way."""
+        """Also notes what the table has been through on the way, and checks each phase's stage."""
+        watch.see()
         if tv.locator("#tv-main .result").count():
             return True
         saw.add(tv.locator("#tv-main h2.phase").inner_text())
@@ -127,6 +131,7 @@ def test_a_gangster_can_change_his_pick_after_tapping_the_same_name_twice(live_d
     phones = [join_phone(browser, join_url, name, width=360) for name in names]
     tv.select_option("#tv-settings select[name=ruleset]", "mafia_pl")
     expect(tv.locator("#tv-main .lobby h2")).to_have_text("Mafia (Polish)")
+    tv.click("#tv-settings details.advanced summary")   # the clocks are folded under "Advanced"
     tv.select_option("select[name=opt-deadline_seconds]", "120")
     expect(tv.locator("#tv-main .options")).to_contain_text("120 s")
     roles = start_game(tv, phones)

@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import join_phone, needs_chromium, open_tv, pick_crew
+from .conftest import STAGE_SIZES, StageWatch, check_stages, join_phone, needs_chromium, open_tv, pick_crew, stage_twin
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "<i>Eve</i>"]
@@ -56,14 +56,19 @@ def crew_plays(tv, phones, roles, refused):
 
 
 def test_tv_and_five_phones_play_mafie_to_a_winner(live_daphne, browser, output_dir):
-    tv, join_url = open_tv(browser, live_daphne.url)
+    tv, join_url = open_tv(browser, live_daphne.url, size=STAGE_SIZES[0])
     assert re.fullmatch(rf"{live_daphne.url}/j/[A-Z]{{4}}/", join_url)
+    tvs = [tv, stage_twin(tv)]   # the host's TV at 1920×1080 and at 1280×720 (check_stages)
+    watch = StageWatch(tvs, output_dir, "mafie")
 
     phones = [join_phone(browser, join_url, name) for name in NAMES]
     expect(tv.locator("#tv-players .online")).to_have_count(5)
     expect(tv.locator("#tv-players")).to_contain_text("<i>Eve</i>")  # shown as text, not markup
+    check_stages(tvs, "mafie-lobby", output_dir)
     tv.click("#tv-host button.start")
     expect(tv.locator("#tv-main")).to_contain_text("Detective meeting")
+    expect(tv.locator("#tv-main")).to_have_class(re.compile("mood-night"))   # a secret step: the night's look
+    watch.see()
 
     roles = [peek_role(phone) for phone in phones]
     assert sorted(roles) == ["Detective"] * 2 + ["Mafioso"] * 3
@@ -73,9 +78,13 @@ def test_tv_and_five_phones_play_mafie_to_a_winner(live_daphne, browser, output_
 
     refused, jobs, restarted = [], 0, False
     while not tv.locator("#tv-main .result").count():
+        expect(tv.locator("#tv-main")).to_contain_text("The Godfather picks a crew")
+        watch.see()
         kmotr_proposes(tv, phones)
+        watch.see()
         everyone_approves(tv, phones)
         expect(tv.locator("#tv-main")).to_contain_text("Waiting for")
+        watch.see()
         crew_plays(tv, phones, roles, refused)
         jobs += 1
         expect(tv.locator("#tv-main .job.done")).to_have_count(jobs)
@@ -95,5 +104,6 @@ def test_tv_and_five_phones_play_mafie_to_a_winner(live_daphne, browser, output_
     winner = tv.locator("#tv-main .result h2").inner_text()
     won = [p for p in phones if "You won!" in p.locator("#ph-panel").inner_text()]
     assert len(won) == (3 if "Mafia" in winner else 2)
+    watch.see()
     tv.screenshot(path=str(output_dir / "tv.png"))
     phones[0].screenshot(path=str(output_dir / "phone.png"))

@@ -20,7 +20,8 @@ from mafiagames import services
 from mafiagames.models import Room
 from tests.engines.test_mrakoslapi_engine_game import DEAL
 
-from .conftest import HANG_GUARD, RECORD_SPEECH, join_phone, needs_chromium, open_tv
+from .conftest import (HANG_GUARD, RECORD_SPEECH, STAGE_SIZES, check_stages, join_phone, needs_chromium, open_tv,
+                       stage_twin)
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Ann", "Bob", "Cyd", "Dan", "Eve", "Fay"]
@@ -71,18 +72,21 @@ def morning(tv) -> list[str]:
 
 @pytest.mark.clock_scale(0.5)   # hands up for 5 s per candidate, the verdict's window 5.25 s
 def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, output_dir):
-    tv, join_url = open_tv(browser, live_daphne.url, init_script=RECORD_SPEECH)
+    tv, join_url = open_tv(browser, live_daphne.url, init_script=RECORD_SPEECH, size=STAGE_SIZES[0])
     tv.click("[data-sound-toggle]")                      # the TV reads the narration aloud
+    tvs = [tv, stage_twin(tv)]   # the host's TV at 1920×1080 and at 1280×720 (check_stages)
     phones = [join_phone(browser, join_url, name) for name in NAMES]
     expect(tv.locator("#tv-players .online")).to_have_count(6)
     tv.select_option("#tv-settings select[name=ruleset]", "mrakoslapi")
     expect(tv.locator("#tv-main .lobby h2")).to_have_text("Mrakošlapi")
+    tv.click("#tv-settings details.advanced summary")   # the timers are folded under "Advanced"
     tv.select_option("#tv-settings select[name=opt-vote_seconds]", "10")
     expect(tv.locator("#tv-main .options")).to_contain_text("Hands up: seconds per candidate: 10 s")
     tv.select_option("#tv-settings select[name=opt-night_min_seconds]", "10")
     expect(tv.locator("#tv-main .options")).to_contain_text("Shortest night: 10 s")
+    check_stages(tvs, "mrak-lobby", output_dir)   # "Advanced" open on the big TV, folded on the small
     services.start_game(Room.objects.get(code=join_url.rstrip("/").rsplit("/", 1)[1]), seed=11, deal=DEAL)
-    for page in (tv, *phones):
+    for page in (*tvs, *phones):
         page.reload()
 
     # ---- night 1: every living phone has a night screen; the choices are secret ----
@@ -115,6 +119,7 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
     pick(fay, "SLINA:2", "Dan")
     pick(eve, "EXHIBICIONISTA:1", "Ann")
     tv.screenshot(path=str(output_dir / "tv-night.png"))
+    check_stages(tvs, "mrak-night", output_dir)
     bob.screenshot(path=str(output_dir / "phone-night.png"))
     for phone in phones:
         done(phone)
@@ -129,6 +134,7 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
     expect(ann.locator("#ph-panel form.accuse")).to_have_count(0)
     expect(fay.locator("#ph-panel .ghost-banner")).to_contain_text("Stay silent")
     tv.screenshot(path=str(output_dir / "tv-morning.png"))
+    check_stages(tvs, "mrak-morning", output_dir)
 
     # ---- day 1: accusations, a defence, hands up (Dan's count twice), Bob executed ----
     accuse(dan, BOB, "MAFIAN", "he smiled")
@@ -139,9 +145,11 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
         phone.click("#ph-panel form.ready button")
     expect(bob.locator("#ph-panel form.defend")).to_have_count(1)
     expect(tv.locator("#tv-main .finalists")).to_contain_text("Bob is defending")
+    check_stages(tvs, "mrak-defence", output_dir)
     bob.click("#ph-panel form.defend button[value=spoke]")
     hands_up(phones, (cyd, dan, eve), "Bob")
     hands_up(phones, (bob,), "Ann")
+    check_stages(tvs, "mrak-vote", output_dir)
     # The verdict comes when Ann's window closes, on the server's clock (up to 5 s after Bob's hand).
     expect(tv.locator("#tv-narration")).to_contain_text("Sentenced: Bob.", timeout=CLOCK)
     expect(tv.locator("#tv-narration")).to_contain_text("Bob died.", timeout=CLOCK)
@@ -173,6 +181,7 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
     expect(tv.locator("#tv-main .result h2")).to_have_text("Eve wins!")
     expect(eve.locator("#ph-panel h2")).to_have_text("You won!")
     expect(cyd.locator("#ph-panel h2")).to_have_text("You lost.")
+    check_stages(tvs, "mrak-result", output_dir)
 
     # The TV read each line once, though a day's narration grows from the morning's lines on.
     spoken = " ".join(text for _lang, text in tv.evaluate("window.__spoken"))

@@ -15,7 +15,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import (catch_up, join_phone, needs_chromium, open_tv, pick_crew, shown_turn, shown_version,
+from .conftest import (STAGE_SIZES, StageWatch, check_stages, stage_twin, catch_up, join_phone, needs_chromium, open_tv, pick_crew, shown_turn, shown_version,
                        start_game, wait_for_next_step)
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
@@ -56,16 +56,22 @@ def act_once(tv, phones, roles) -> bool:
 
 @pytest.mark.clock_scale(0.125)   # windows still close by themselves, sooner
 def test_tv_and_seven_phones_play_the_plot_thickens_to_a_winner(live_daphne, browser, output_dir):
-    tv, join_url = open_tv(browser, live_daphne.url)
+    tv, join_url = open_tv(browser, live_daphne.url, size=STAGE_SIZES[0])
+    tvs = [tv, stage_twin(tv)]   # the host's TV at 1920×1080 and at 1280×720 (check_stages)
     phones = [join_phone(browser, join_url, name, width=360) for name in NAMES]
     expect(tv.locator("#tv-players .online")).to_have_count(7)
+    expect(tv.locator("#tv-settings [data-option=plot_distribution]")).to_be_hidden()   # applies with plot cards only
     tv.check("input[name=opt-plot_cards]")   # the host switches the expansion on
     expect(tv.locator("#tv-main .options")).to_contain_text("The Plot Thickens")
+    expect(tv.locator("#tv-settings [data-option=plot_distribution]")).to_be_visible()
+    check_stages(tvs, "plot-lobby", output_dir)
+    watch = StageWatch(tvs, output_dir, "plot")
     roles = start_game(tv, phones)
     assert sorted(roles) == ["Detective"] * 3 + ["Mafioso"] * 4
 
     saw_deal = saw_window = False
     for _ in range(STEP_LIMIT):
+        watch.see()
         if tv.locator("#tv-main .result").count():
             break
         if tv.locator("#tv-main .plot-drawn").count() and not saw_deal:

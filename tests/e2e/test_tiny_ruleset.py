@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import join_phone, needs_chromium, open_tv, start_game
+from .conftest import STAGE_SIZES, check_stages, join_phone, needs_chromium, open_tv, stage_twin, start_game
 
 pytestmark = [needs_chromium, pytest.mark.extra_rulesets("tests.tiny")]
 
@@ -21,7 +21,8 @@ SIDES = ("Heads", "Tails")
 
 @pytest.mark.clock_scale(0.02)   # the 30 s clock of the second game takes 0.6 s
 def test_heads_or_tails_on_a_tv_and_phones(live_daphne, browser, output_dir):
-    tv, join_url = open_tv(browser, live_daphne.url)
+    tv, join_url = open_tv(browser, live_daphne.url, size=STAGE_SIZES[0])
+    tvs = [tv, stage_twin(tv)]   # the host's TV at 1920×1080 and at 1280×720 (check_stages)
     ann, bob, cat = phones = [join_phone(browser, join_url, name, width=360) for name in ("Ann", "Bob", "Cat")]
     expect(tv.locator("#tv-players .online")).to_have_count(3)
     tv.select_option("#tv-settings select[name=ruleset]", "tiny")
@@ -29,6 +30,7 @@ def test_heads_or_tails_on_a_tv_and_phones(live_daphne, browser, output_dir):
     expect(tv.locator("#tv-settings")).to_contain_text("Time to call")   # the presenter's words
     tv.select_option("#tv-settings select[name=opt-seconds]", "off")
     expect(tv.locator("#tv-settings select[name=opt-seconds]")).to_have_value("off")
+    check_stages(tvs, "tiny-lobby", output_dir)
 
     # Game 1, no clock: Ann calls heads, Bob tails, and the host shows the coin before Cat calls.
     start_game(tv, phones)
@@ -45,6 +47,7 @@ def test_heads_or_tails_on_a_tv_and_phones(live_daphne, browser, output_dir):
     tv_html = tv.content()
     assert "Heads" not in tv_html and "Tails" not in tv_html
     tv.screenshot(path=str(output_dir / "tv-tiny-calling.png"))
+    check_stages(tvs, "tiny-calling", output_dir)
     tv.click("#tv-host button:has-text('Show the coin')")
     expect(tv.locator("#tv-main .result h2")).to_have_count(1)
     side = tv.locator("#tv-main .result h2").inner_text()
@@ -55,6 +58,7 @@ def test_heads_or_tails_on_a_tv_and_phones(live_daphne, browser, output_dir):
     for phone in (loser, cat):
         expect(phone.locator("#ph-panel h2")).to_have_text("You lost.")
     tv.screenshot(path=str(output_dir / "tv-tiny-result.png"))
+    check_stages(tvs, "tiny-result", output_dir)
     winner.screenshot(path=str(output_dir / "phone-tiny-result.png"))
 
     # Game 2, a 30 s clock and nobody calls: the game master's clock shows the coin by itself.

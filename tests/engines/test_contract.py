@@ -49,6 +49,23 @@ def test_every_ruleset_is_registered_once_with_its_metadata():
         assert resolve_options(ruleset, {}) == {o.key: o.default for o in ruleset.options()}
 
 
+def test_an_option_requires_only_an_offered_bool_option_of_its_ruleset():
+    """``Option.requires`` names the bool option it depends on: one the same ruleset offers,
+    that depends on nothing itself (the settings show one level of dependants)."""
+    seen = 0
+    for ruleset in RULESETS:
+        options = {o.key: o for o in ruleset.options()}
+        for option in options.values():
+            if option.requires is None:
+                continue
+            seen += 1
+            parent = options.get(option.requires)
+            assert parent is not None, f"{ruleset.slug}: {option.key} requires an unknown {option.requires}"
+            assert parent.kind == "bool" and parent.offered and option.offered, (ruleset.slug, option.key)
+            assert parent.requires is None and parent.key != option.key, (ruleset.slug, option.key)
+    assert seen >= 4   # Mafie's plot deck; classic's doctor and small-game round 1
+
+
 @cases
 def test_random_games_end_with_an_outcome(ruleset, options):
     for play in playthroughs(ruleset, options):

@@ -87,7 +87,7 @@ def test_an_old_world_readable_key_file_is_tightened(tmp_path, monkeypatch):
 def join_url_on_tv(host_header: str) -> str:
     room, _ = room_with_players(0)
     html = host_client(room).get(f"/r/{room.code}/", HTTP_HOST=host_header).content.decode()
-    return re.search(r'class="url">([^<]+)<', html).group(1)
+    return re.search(r'class="url full">([^<]+)<', html).group(1)
 
 
 @pytest.mark.django_db
@@ -97,7 +97,7 @@ def test_a_foreign_host_header_never_reaches_the_join_url_or_qr(monkeypatch):
     room, _ = room_with_players(0)
     html = host_client(room).get(f"/r/{room.code}/", HTTP_HOST="evil.example:8000").content.decode()
     assert "evil.example" not in html
-    assert f'class="url">http://192.168.1.20:8000/j/{room.code}/<' in html
+    assert f'class="url full">http://192.168.1.20:8000/j/{room.code}/<' in html
 
 
 @pytest.mark.django_db

@@ -140,4 +140,4 @@ def test_a_form_posted_through_a_tls_proxy_passes_csrf():
 def test_the_join_link_behind_tls_is_https():
     room, _ = room_with_players(0)
     html = host_client(room).get(f"/r/{room.code}/", **HTTPS).content.decode()
-    assert re.search(r'class="url">([^<]+)<', html).group(1).startswith("https://")
+    assert re.search(r'class="url full">([^<]+)<', html).group(1).startswith("https://")

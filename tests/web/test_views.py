@@ -200,11 +200,11 @@ def test_qr_join_url_never_points_at_localhost(monkeypatch):
     monkeypatch.setattr(addresses, "_interface_addresses", lambda: ["192.168.1.20"])
     room, _ = room_with_players(0)
     html = host_client(room).get(f"/r/{room.code}/", HTTP_HOST="localhost:8000").content.decode()
-    url = re.search(r'class="url">([^<]+)<', html).group(1)
+    url = re.search(r'class="url full">([^<]+)<', html).group(1)
     assert url.endswith(f"/j/{room.code}/") and "localhost" not in url and "127.0.0.1" not in url
     assert "<svg" in html
     lan = host_client(room).get(f"/r/{room.code}/", HTTP_HOST="192.168.1.20:8000").content.decode()
-    assert f'class="url">http://192.168.1.20:8000/j/{room.code}/<' in lan
+    assert f'class="url full">http://192.168.1.20:8000/j/{room.code}/<' in lan
 
 
 @override_settings(PUBLIC_URL="http://games.lan:9000")

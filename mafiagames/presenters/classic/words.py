@@ -294,6 +294,11 @@ SKIP_LABELS = {
 }
 
 
+# The host's settings fold these under "Advanced": the clocks, the ghosts' view and the
+# children's versions (a host who wants them looks for them; the rest fits one TV screen).
+ADVANCED_OPTIONS = frozenset({"deadline_seconds", "night_seconds", "discussion_minutes", "ghost_view",
+                              "kids_no_agent", "kids_last_shot_all", "kids_single_vote", "kids_retheme"})
+
 OPTION_LABELS = {
     "small_game_rule": (gettext_lazy("Small-game rule (6–7 players)"),
                         gettext_lazy("The agent looks only in the first night, and dies if he points at the "

@@ -19,6 +19,12 @@ TEMPLATE_DIR = "engines/mafie"
 TEAM_OF_ROLE = {"mafioso": "mafia", "detective": "detectives"}
 
 
+# The stage's mood (app.css): Mafie has no night, but two of its steps are secret, played with
+# eyes on one's own phone: the detectives meeting and the crew's cards.  They get the night's
+# look; the talk, the crew's pick and the open vote are the day's.
+MOOD = {"detective_meeting": "night", "action_play": "night"}
+
+
 def present(view: dict, names: list[str]) -> dict:
     """Template context for a Mafie view (TV when view["me"] is None)."""
     n = view["players"]
@@ -47,6 +53,7 @@ def present(view: dict, names: list[str]) -> dict:
         "kmotr_name": names[view["kmotr"]],
         "team_names": [names[s] for s in view.get("team") or []],
         "phase_title": PHASE_TITLES.get(view["phase"], ""),
+        "mood": MOOD.get(view["phase"], "day"),
         "narration": narrated(narrate, view.get("narration", []), names, view),
         "rejection_marks": [i < view["rejections"] for i in range(5)],
         "waiting_count": _waiting_count(view),

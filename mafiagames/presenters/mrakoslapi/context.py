@@ -33,13 +33,17 @@ def present(view: dict, names: list[str]) -> dict:
              "ready": bool(d) and s["seat"] in d["ready"] and d["state"] in (D.FLOOR, D.REFLOOR),
              "defending": s["seat"] == defending, "winner": s["seat"] in winners}
             for s in view["seats"]]
+    narration = narrated(narrate, view.get("narration", []), names, view)
+    morning = narrated(narrate, view.get("morning", []), names, view)
     context = {
         "v": view, "rows": rows,
         "night": view["phase"] == "night",
         "over": view["phase"] == "over",
         "phase_title": _phase_title(view),
-        "narration": narrated(narrate, view.get("narration", []), names, view),
-        "morning": narrated(narrate, view.get("morning", []), names, view),
+        "narration": narration, "morning": morning,
+        # The TV shows the morning once, on the board; its narration (which a day grows from the
+        # morning's lines on) shows only the latest line said since, all of it still read aloud.
+        "narration_from": max(len(morning) if narration[:len(morning)] == morning else 0, len(narration) - 1),
         "living": [row for row in rows if row["alive"]],
     }
     if d:

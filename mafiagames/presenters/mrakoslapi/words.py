@@ -250,6 +250,11 @@ def choices_text(choices: dict, names: list[str]) -> list[str]:
     return lines
 
 
+# The host's settings fold the timers under "Advanced" (rules §5.2: the rulebook's defaults).
+ADVANCED_OPTIONS = frozenset({"night_deadline_seconds", "night_min_seconds", "floor_auto_seconds", "floor_max_seconds",
+                              "defence_seconds", "think_seconds", "vote_seconds", "refloor_seconds",
+                              "sentence_seconds"})
+
 OPTION_LABELS = {
     "night_deadline_seconds": (gettext_lazy("Time to decide at night"),
                                gettext_lazy("Then the night ends; a missing choice does nothing.")),
