@@ -29,7 +29,7 @@ from engines import registry
 from engines.base import Option
 
 from . import clock
-from .presenters import key_of, part, presenter
+from .presenters import BRIEFING_HOST_MOVES, key_of, part, presenter
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
 PHONE_FRAGMENTS = ("ph-head", "ph-role", "ph-panel", "ph-board")
@@ -92,7 +92,7 @@ def _game_context(table: Table, view: dict) -> dict:
         context["joined_since"] = [p for p in table.players if p["id"] not in seated]
     elif game["status"] == "abandoned":
         context["ended_reveal"] = _when_used(lambda: ended_reveal(game))
-    context.update(game_id=game["id"], turn=view.get("turn"),
+    context.update(game_id=game["id"], turn=view.get("turn"), briefing=view.get("briefing"),
                    tpl=pres.TEMPLATE_DIR, game_status=game["status"], deadline=deadline(game),
                    paused=paused(game), time_left=frozen_time_left(game))
     return context
@@ -130,7 +130,7 @@ def frozen_time_left(game: dict) -> str | None:
 
 def host_moves(slug: str, state: dict) -> list[dict]:
     """The host's in-game buttons (the engine's ``host_moves``), worded by the ruleset's presenter."""
-    labels = part(slug, "HOST_MOVES")
+    labels = {**BRIEFING_HOST_MOVES, **part(slug, "HOST_MOVES")}
     return [{"type": move["type"], "label": str(labels.get(move["type"], move["type"]))}
             for move in registry.get(slug).host_moves(state)]
 
@@ -351,9 +351,20 @@ def _seated(table: Table, seat: int, memo: dict) -> dict[str, dict]:
     if board is None:   # the same for every phone: made once per version, of the TV's view
         board = memo[("phone board",)] = pres.phone_board(_public_view(table, memo), game["names"])
     fragments["board"] = board
-    shell = {"role": {}, "panel": {"paused": paused(game)}, "board": {}}
+    # The briefing (engines/briefing.py) is every ruleset's: phone.html shows it above the panel.
+    panel = {"paused": paused(game), **briefing_panel(view, seat)}
+    shell = {"role": {}, "panel": panel, "board": {}}
     return {f"ph-{name}": {**context, **shell[name], "in_game": True, "body": template}
             for name, (template, context) in fragments.items()}
+
+
+def briefing_panel(view: dict, seat: int) -> dict:
+    """What a seated phone shows of the briefing every game opens with (engines/briefing.py),
+    above the ruleset's panel: whether this seat has looked, how many have not; {} after it."""
+    briefing = view.get("briefing")
+    if not briefing:
+        return {}
+    return {"briefing": {"seen": briefing["seen"][seat], "waiting": briefing["waiting"]}, "turn": view["turn"]}
 
 
 def phone_screen(table: Table, player_id: int, memo: dict | None = None,
