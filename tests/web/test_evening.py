@@ -1,0 +1,130 @@
+"""The evening (issue 16): one room plays several real games through the services — one of them
+ended by the host — and the TV shows the scoreboard between games: finished games only, the
+same after a restart of the server (it is derived from the games, nothing else is kept); the
+admin shows each player's games and wins by role."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from engines import registry
+from mafiagames import rendering, screens, services
+from mafiagames.models import Game, Room
+from mafiagames.presenters import presenter
+from mafiagames.tables import load_table
+
+from .helpers import FIVE_ROLES, host_client, room_with_players
+
+pytestmark = pytest.mark.django_db
+
+MAFIE = registry.get("mafie")
+# Seats 3 and 4 are the mafiosi this time (the deal's other side of the table).
+OTHER_ROLES = ["detective", "detective", "mafioso", "mafioso", "mafioso"]
+
+
+def play_mafie(game: Game, winner: str) -> Game:
+    """Play a Mafie game to ``winner``'s win: crews approved and every job pulled off (the
+    mafia), or five crews rejected (the detectives)."""
+    for _step in range(200):
+        if game.status != Game.Status.RUNNING:
+            return game
+        state = game.state
+        seat = MAFIE.waiting_for(state)[0]
+        moves = MAFIE.legal_actions(state, seat)
+        if state["phase"] == "team_vote":
+            move = {"type": "vote", "approve": winner == "mafia"}
+        elif state["phase"] == "action_play":
+            move = {"type": "play_action_card", "card": "success"}
+        else:
+            move = moves[0]   # ready; the first crew the Kmotr may propose
+        game = services.submit(game.pk, seat, move)
+    raise AssertionError("the game did not end")
+
+
+def evening():
+    """Alice, Bob, Carol, Dave, Erin: the mafia (Alice, Bob, Carol) win; a game the host ends;
+    the detectives (this time Alice and Bob) win."""
+    room, players = room_with_players(5)
+    game1 = play_mafie(services.start_game(room, seed=1, deal={"roles": FIVE_ROLES, "kmotr": 0}), "mafia")
+    services.start_game(room, seed=2, deal={"roles": OTHER_ROLES, "kmotr": 0})
+    services.abandon_game(room)
+    game3 = play_mafie(services.start_game(room, seed=3, deal={"roles": OTHER_ROLES, "kmotr": 1}), "detectives")
+    return room, players, [game1, game3]
+
+
+def scoreboard_html(html: str) -> str:
+    found = re.search(r'<div class="card scoreboard">.*?</table>.*?</div>\s*</div>', html, re.S)
+    return found.group(0) if found else ""
+
+
+def rows(html: str) -> list[tuple[str, int, int]]:
+    return [(unescape(name), int(wins), int(games)) for name, wins, games in re.findall(
+        r'<td class="name">([^<]*)</td><td class="num wins">(\d+)</td><td class="num">(\d+)</td>', html)]
+
+
+def sides(html: str) -> list[tuple[str, int]]:
+    return [(unescape(name), int(wins)) for name, wins in
+            re.findall(r'<span class="side">([^<]*)</span> <span class="num wins">(\d+)</span>', html)]
+
+
+def test_the_tv_shows_the_evenings_scoreboard_between_games_and_the_same_after_a_restart():
+    room, _players, (game1, game3) = evening()
+    assert game1.outcome["winner"] == "mafia" and game3.outcome["winner"] == "detectives"
+    assert Game.objects.filter(room=room, status="abandoned").count() == 1
+
+    page = host_client(room).get(f"/r/{room.code}/").content.decode()
+    board = scoreboard_html(page)
+    assert "Games played: 2" in board          # the abandoned game is not counted
+    assert rows(board) == [("Alice", 2, 2), ("Bob", 2, 2), ("Carol", 1, 2), ("Dave", 0, 2), ("Erin", 0, 2)]
+    words = presenter("mafie")
+    assert sorted(sides(board)) == [("The Mafia", 1), ("The detectives", 1)]
+    assert words.side_words("mafia", "mafie", {}) == "The Mafia"
+    assert "Wins per side: Mafie" in board
+
+    # A restart: every cache of the process gone, the room read afresh from the database.
+    screens._latest.clear()
+    presenter.cache_clear()
+    fresh = rendering.tv_screen(load_table(Room.objects.get(pk=room.pk)), host=False)
+    assert scoreboard_html(fresh["tv-main"]) == board
+
+    # The next game is running: no scoreboard (and none of its roles), nothing read for it.
+    services.start_game(room, seed=4, deal={"roles": FIVE_ROLES, "kmotr": 0})
+    table = load_table(Room.objects.get(pk=room.pk))
+    assert table.scores is None
+    assert "scoreboard" not in rendering.tv_screen(table, host=True)["tv-main"]
+
+
+def test_no_scoreboard_before_the_first_finished_game():
+    room, _players = room_with_players(5)
+    assert "scoreboard" not in host_client(room).get(f"/r/{room.code}/").content.decode()
+    services.start_game(room, seed=2, deal={"roles": FIVE_ROLES, "kmotr": 0})
+    services.abandon_game(room)
+    assert "scoreboard" not in host_client(room).get(f"/r/{room.code}/").content.decode()
+
+
+def test_the_finished_games_screen_shows_the_scoreboard_with_it():
+    room, _players = room_with_players(5)
+    play_mafie(services.start_game(room, seed=1, deal={"roles": FIVE_ROLES, "kmotr": 0}), "detectives")
+    html = rendering.tv_screen(load_table(Room.objects.get(pk=room.pk)), host=False)["tv-main"]
+    assert "Games played: 1" in html
+    assert rows(scoreboard_html(html)) == [("Dave", 1, 1), ("Erin", 1, 1), ("Alice", 0, 1), ("Bob", 0, 1),
+                                           ("Carol", 0, 1)]
+
+
+def test_the_last_tap_of_a_game_is_loaded_not_advanced():
+    """A tap that ends the game makes the screens load that version (the scoreboard is read from
+    the database then) rather than build it from the running game's snapshot."""
+    room, _players = room_with_players(5)
+    game = services.start_game(room, seed=1, deal={"roles": FIVE_ROLES, "kmotr": 0})
+    table = load_table(Room.objects.get(pk=room.pk))
+    screens._latest[room.code] = screens.Snapshot(version=table.version, table=table)
+    running = {**table.game, "version": table.game["version"] + 1}
+    screens.advance(room.code, table.version + 1, running)
+    assert screens._latest[room.code].version == table.version + 1
+    screens.advance(room.code, table.version + 2, {**running, "status": "finished"})
+    assert screens._latest[room.code].version == table.version + 1
+    screens._latest.clear()
+    assert game.status == "running"
