@@ -128,3 +128,31 @@ def test_the_last_tap_of_a_game_is_loaded_not_advanced():
     assert screens._latest[room.code].version == table.version + 1
     screens._latest.clear()
     assert game.status == "running"
+
+
+def by_role(html: str) -> list[tuple[str, str, int, int]]:
+    return [(unescape(ruleset), unescape(role), int(games), int(wins)) for ruleset, role, games, wins in re.findall(
+        r'<tr class="by-role"><td>([^<]*)</td><td>([^<]*)</td><td>(\d+)</td><td>(\d+)</td></tr>', html)]
+
+
+def test_the_admin_shows_each_players_games_and_wins_by_role(admin_client):
+    room, players, _games = evening()
+    services.start_game(room, seed=4, deal={"roles": ["detective"] * 2 + ["mafioso"] * 3, "kmotr": 0})  # running
+    html = admin_client.get(f"/admin/mafiagames/room/{room.pk}/change/").content.decode()
+    assert "Games played: 2" in html
+    assert "Alice: games 2, wins 2" in html and "Dave: games 2, wins 0" in html
+    # Alice was a mafioso, then (the abandoned game not counted) a detective, and won both; the
+    # running game's roles are not read at all (nobody is a detective three times).
+    assert by_role(html)[:2] == [("Mafie", "Detective", 1, 1), ("Mafie", "Mafioso", 1, 1)]
+    carol = admin_client.get(f"/admin/mafiagames/player/{players[2].pk}/change/").content.decode()
+    assert "Carol: games 2, wins 1" in carol and "Alice:" not in carol
+    assert by_role(carol) == [("Mafie", "Mafioso", 2, 1)]
+    dave = admin_client.get(f"/admin/mafiagames/player/{players[3].pk}/change/").content.decode()
+    assert by_role(dave) == [("Mafie", "Detective", 1, 0), ("Mafie", "Mafioso", 1, 0)]
+
+
+def test_the_admin_statistics_in_czech(admin_client):
+    room, players, _games = evening()
+    html = admin_client.get(f"/admin/mafiagames/player/{players[0].pk}/change/",
+                            HTTP_ACCEPT_LANGUAGE="cs").content.decode()
+    assert by_role(html) == [("Mafie", "Detektiv", 1, 1), ("Mafie", "Mafián", 1, 1)]
