@@ -9,6 +9,7 @@ import re
 from html import unescape
 
 import pytest
+from django.utils import translation
 
 from engines import registry
 from mafiagames import rendering, screens, services
@@ -156,3 +157,15 @@ def test_the_admin_statistics_in_czech(admin_client):
     html = admin_client.get(f"/admin/mafiagames/player/{players[0].pk}/change/",
                             HTTP_ACCEPT_LANGUAGE="cs").content.decode()
     assert by_role(html) == [("Mafie", "Detektiv", 1, 1), ("Mafie", "Mafián", 1, 1)]
+    assert "Odehrané hry: 2" in html and "Alice: hry 2, výhry 2" in html
+
+
+def test_the_tvs_scoreboard_in_czech():
+    room, _players = room_with_players(5, "cs")
+    play_mafie(services.start_game(room, seed=1, deal={"roles": FIVE_ROLES, "kmotr": 0}), "mafia")
+    html = rendering.tv_screen(load_table(Room.objects.get(pk=room.pk)), host=False)["tv-main"]
+    board = scoreboard_html(html)
+    assert "Dnešní výsledky" in board and "Odehrané hry: 1" in board and "Výhry stran: Mafie" in board
+    with translation.override("cs"):
+        assert sides(board) == [(presenter("mafie").side_words("mafia", "mafie", {}), 1)]
+    assert sides(board)[0][0] != "The Mafia"
