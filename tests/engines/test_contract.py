@@ -242,7 +242,11 @@ def refused(ruleset, state, actor, action):
 
 
 def words_of(ruleset):
-    """The ruleset's presenter (tests/tiny's is its own module, registered only when hosted)."""
+    """The ruleset's presenter (tests/tiny's is its own module, registered only when hosted);
+    None when the engine suites run without Django (``-p no:django``: no words to check)."""
+    from django.conf import settings
+    if not settings.configured:
+        return None
     if ruleset is tiny.RULESET:
         from tests.tiny import presenter as tiny_presenter
         return tiny_presenter
@@ -261,8 +265,10 @@ def test_a_finished_games_roles_are_one_per_seat_each_a_role_the_presenter_words
         roles = ruleset.roles(final)
         assert isinstance(roles, list) and len(roles) == play.players, play
         assert json.loads(json.dumps(roles)) == roles and final == play.final
+        assert all(isinstance(code, str) and code for code in roles), play
+        if pres is None:
+            continue
         for code in roles:
-            assert isinstance(code, str) and code, play
             words = pres.role_words(code, ruleset.slug, options)
             assert isinstance(words, str) and words and words != code, (play, code)
         winner = ruleset.outcome(final).winner
