@@ -61,11 +61,13 @@ def test_a_tap_advances_the_cached_snapshot_only_from_the_version_just_before(mo
     monkeypatch.setattr(screens, "_latest", {})
     table = Table(code="ABCD", language="en", ruleset="mafie", options={}, players=[{"id": 1}], game={"v": 1})
     screens._latest["ABCD"] = screens.Snapshot(version=4, table=table, memo={"old": "html"})
-    screens.advance("ABCD", 6, {"v": 3})  # a gap: something else changed version 5
+    screens.advance("ABCD", 6, {"v": 3, "status": "running"})  # a gap: something else changed version 5
     assert screens._latest["ABCD"].version == 4
-    screens.advance("ABCD", 5, {"v": 2})
+    screens.advance("ABCD", 5, {"v": 2, "status": "finished"})  # the last tap: loaded (the scoreboard)
+    assert screens._latest["ABCD"].version == 4
+    screens.advance("ABCD", 5, {"v": 2, "status": "running"})
     fresh = screens._latest["ABCD"]
-    assert fresh.version == 5 and fresh.table.game == {"v": 2} and fresh.table.players == [{"id": 1}]
+    assert fresh.version == 5 and fresh.table.game == {"v": 2, "status": "running"} and fresh.table.players == [{"id": 1}]
     assert fresh.memo == {}  # nothing rendered for the old version is reused
 
 
