@@ -12,6 +12,7 @@ import pytest
 from django.utils import translation
 
 from engines import registry
+from engines.base import PROXY, REMOVE_PLAYER, movers
 from mafiagames import rendering, screens, services
 from mafiagames.models import Game, Room
 from mafiagames.presenters import presenter
@@ -169,3 +170,38 @@ def test_the_tvs_scoreboard_in_czech():
     with translation.override("cs"):
         assert sides(board) == [(presenter("mafie").side_words("mafia", "mafie", {}), 1)]
     assert sides(board)[0][0] != "The Mafia"
+
+
+def play_classic(game: Game, mafioso: int) -> Game:
+    """Play a classic game until the town votes out ``mafioso`` (the table's only one): each
+    step's first mover makes its first move, every vote is for the mafioso."""
+    ruleset = registry.get(game.ruleset)
+    for _step in range(300):
+        if game.status != Game.Status.RUNNING:
+            return game
+        actor = movers(ruleset, game.state)[0]
+        moves = [move for move in ruleset.legal_actions(game.state, actor)
+                 if move["type"] not in (PROXY, REMOVE_PLAYER)]
+        move = next((move for move in moves if move["type"] == "vote" and move["target"] == mafioso), moves[0])
+        game = services.submit(game.pk, actor, move)
+    raise AssertionError("the game did not end")
+
+
+def test_an_evening_of_two_rulesets_shows_each_rulesets_sides_in_its_own_words():
+    """Sides are grouped per ruleset and worded as the ruleset's latest game named them: the
+    children's re-theme of GRANNA has Cadets, not the Police."""
+    room, _players = room_with_players(6)
+    play_mafie(services.start_game(room, seed=1, deal={"kmotr": 0}), "mafia")
+    services.configure(room, "granna", {"kids_retheme": True})
+    roles = ["mafioso", "policeman", "agent", "policeman", "policeman", "policeman"]
+    game = play_classic(services.start_game(room, seed=5, deal={"roles": roles}), mafioso=0)
+    assert game.outcome["winner"] == "police"
+    html = host_client(room).get(f"/r/{room.code}/").content.decode()
+    board = scoreboard_html(html)
+    assert "Games played: 2" in board
+    titles = re.findall(r"<h3>Wins per side: ([^<]*)</h3>", board)
+    assert [unescape(title) for title in titles] == ["Mafie", registry.get("granna").title]
+    assert sides(board) == [("The Mafia", 1), ("The Cadets", 1)]
+    # Mafie's seeded deal made Alice and Erin the detectives; in GRANNA Alice was the mafioso.
+    assert rows(board) == [("Bob", 2, 2), ("Carol", 2, 2), ("Dave", 2, 2), ("Frank", 2, 2), ("Erin", 1, 2),
+                           ("Alice", 0, 2)]
