@@ -91,6 +91,7 @@ def briefed(engine: Engine) -> Engine:
         engine, options=lambda: [*engine.options(), BRIEFING], setup=setup, legal_actions=legal_actions, host_moves=host_moves, apply=apply,
         view=view, waiting_for=waiting_for,
         outcome=lambda state: engine.outcome(_inner(state)),
+        roles=lambda state: engine.roles(_inner(state)),
         proxy_moves=lambda state: engine.proxy_moves(_inner(state)),
         removable=lambda state: engine.removable(_inner(state)))
 

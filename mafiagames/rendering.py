@@ -48,6 +48,9 @@ class Table:
     version: int = 0
     claims: list = field(default_factory=list)  # [{"id", "name", "connected"}]: phones asking for a seat
     locked: bool = False   # the host's "Lock room": nobody new may join
+    # The evening's scoreboard (scoreboard.py) while no game runs; None during a game (it
+    # changes only when one finishes, and nothing is read for it tap by tap).
+    scores: dict | None = None
 
 
 def flash(message: str, kind: str = "error", version: int | None = None) -> str:
@@ -284,10 +287,37 @@ def _tv_door(table: Table, host: bool) -> dict:
     return {"host": True, "code": table.code, "claims": table.claims, "locked": table.locked} if host else {}
 
 
+def scoreboard_context(scores: dict) -> dict:
+    """The evening's scoreboard in words (templates/screens/scoreboard.html reads only this):
+    players by name, and each ruleset's sides worded by its presenter as its latest game named
+    them.  Finished games only (scoreboard.py): every figure here is public."""
+    groups = []
+    for group in scores["sides"]:
+        slug = group["ruleset"]
+        try:
+            title, words = registry.get(slug).title, presenter(slug).side_words
+        except KeyError:   # a ruleset no longer hosted here: its codes stand
+            title, words = slug, lambda code, ruleset, options: code
+        groups.append({"title": title, "sides": [{"name": str(words(side["code"], slug, group["options"])),
+                                                   "wins": side["wins"]} for side in group["sides"]]})
+    return {"played": scores["played"], "sides": groups,
+            "players": [{"name": row["name"], "wins": row["wins"], "games": row["games"]}
+                        for row in scores["players"]]}
+
+
+def _scoreboard(table: Table, kept: dict) -> str:
+    """The TV's scoreboard between games, once the room has finished a game: a kept fragment
+    (``_render``), rendered once per distinct scoreboard, not once per join or presence change."""
+    game = table.game
+    if not table.scores or not table.scores["played"] or (game and game["status"] == "running"):
+        return ""
+    return _render(kept, table.language, "screens/scoreboard.html", scoreboard_context(table.scores))
+
+
 def _tv_board(table: Table, kept: dict, memo: dict, host: bool) -> dict:
     """The TV's board and roster: everything they may show, made once per room version."""
     context = _base_context(table)
-    context.update(host=host, in_game=bool(table.game))
+    context.update(host=host, in_game=bool(table.game), scoreboard=_scoreboard(table, kept))
     if table.game:
         view = _public_view(table, memo)
         context.update(_game_context(table, view))

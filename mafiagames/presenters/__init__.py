@@ -57,6 +57,16 @@ class Presenter(Protocol):
     def role_text(self, view: dict) -> str:
         """A seat's role in a few words (the host's list of who is who at the end)."""
 
+    def side_words(self, code: str, ruleset: str, options: dict) -> str:
+        """A winning side (an ``Outcome``'s ``winner`` code) in words, as a game of ``ruleset``
+        with ``options`` names it (the evening's scoreboard on the TV, mafiagames/scoreboard.py);
+        an unknown code comes back as it is."""
+
+    def role_words(self, code: str, ruleset: str, options: dict) -> str:
+        """A role code (the engine's ``roles``) in words, as a game of ``ruleset`` with
+        ``options`` names it (the admin's per-player statistics); an unknown code comes back as
+        it is."""
+
     def phone_fragments(self, view: dict, names: list[str], clock: dict) -> dict[str, tuple[str, dict]]:
         """A seated phone's kept fragments from the seat's view: {"role": (template, context),
         "panel": (…)}, each context the only thing its template may read (rendering.py keys
