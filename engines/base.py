@@ -12,6 +12,8 @@ state dicts.  The web layer knows nothing else about a ruleset:
     host_moves(state)                        -> list[Action]   the host's buttons now
     proxy_moves(state)                       -> {seat: [Action]}  public choices the host may make for a seat
     removable(state)                         -> list[int]      seats the host may remove now
+    roles(state)                             -> list[str]      each seat's role code (the scoreboard reads
+                                                               it of a finished game only: it is secret before)
 
 Who acts (the *actor* of ``legal_actions`` and ``apply``, and of every logged action):
 
@@ -180,11 +182,16 @@ class Ruleset(Protocol):
     # and whether (and how) a player may be removed now.
     def proxy_moves(self, state: State) -> dict[int, list[Action]]: ...
     def removable(self, state: State) -> list[int]: ...
+    # Each seat's role code as the game ends (the evening's statistics, mafiagames/scoreboard.py):
+    # one per seat, each a code the presenter words (``role_words``).  Secret while the game runs:
+    # the web layer reads it of a finished game only.  A ruleset without roles gives every seat
+    # one code ("player").
+    def roles(self, state: State) -> list[str]: ...
 
 
 RULESET_VALUES = ("slug", "title", "min_players", "max_players")
 RULESET_FUNCTIONS = ("options", "setup", "legal_actions", "apply", "view", "outcome", "waiting_for",
-                     "host_moves", "proxy_moves", "removable")
+                     "host_moves", "proxy_moves", "removable", "roles")
 
 
 def check_ruleset(ruleset: Any) -> None:
@@ -221,6 +228,7 @@ class Engine:
     host_moves: Callable[[State], list[Action]]
     proxy_moves: Callable[[State], dict[int, list[Action]]]
     removable: Callable[[State], list[int]]
+    roles: Callable[[State], list[str]]
 
     def __post_init__(self):
         check_ruleset(self)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engines import classic, mafie, mrakoslapi
 from engines.base import Ruleset, check_ruleset
+from engines.briefing import briefed
 
 
 def registered(*rulesets: Ruleset) -> dict[str, Ruleset]:
@@ -17,18 +18,28 @@ def registered(*rulesets: Ruleset) -> dict[str, Ruleset]:
     return table
 
 
-_RULESETS = registered(mafie.RULESET, classic.GRANNA, classic.MAFIA_PL, mrakoslapi.RULESET)
+# Each ruleset's engine as its rulebook plays (the rules' own tests play these) ...
+_ENGINES = registered(mafie.RULESET, classic.GRANNA, classic.MAFIA_PL, mrakoslapi.RULESET)
+# ... and as the app serves it: opening with a briefing, so that nobody's clock runs until
+# everyone has seen their role (engines/briefing.py).
+_RULESETS = registered(*map(briefed, _ENGINES.values()))
 
 
 def register(ruleset: Ruleset) -> None:
     """Add a ruleset kept outside this package (a folder named in the web app's settings,
     ``EXTRA_RULESETS``: docs/adding-a-ruleset.md), checked like the built-in ones."""
-    _RULESETS.update(registered(*_RULESETS.values(), ruleset))
+    _ENGINES.update(registered(*_ENGINES.values(), ruleset))
+    _RULESETS.update(registered(*_RULESETS.values(), briefed(ruleset)))
 
 
 def get(slug: str) -> Ruleset:
     """The ruleset called ``slug``; KeyError for an unknown one."""
     return _RULESETS[slug]
+
+
+def engine(slug: str) -> Ruleset:
+    """The ruleset called ``slug`` as its rulebook plays, without the app's briefing."""
+    return _ENGINES[slug]
 
 
 def all() -> list[Ruleset]:  # noqa: A001 - the issue names it registry.all()

@@ -7,6 +7,7 @@ import re
 
 from django.contrib import admin
 from django.http import Http404
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -17,6 +18,7 @@ from engines.base import GAME_MASTER, HOST
 
 from .models import Event, Game, Player, Room
 from .presenters import presenter
+from .scoreboard import scoreboard
 
 
 class ReadOnlyMixin:
@@ -146,21 +148,62 @@ def _pretty(data) -> str:
                   lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]", text)
 
 
+# --- the evening's statistics (issue 16): per player, games, wins and both by role --------------
+
+def _ruleset_words(slug: str):
+    """A ruleset's title and its presenter's ``role_words`` (a ruleset no longer hosted: codes)."""
+    try:
+        return registry.get(slug).title, presenter(slug).role_words
+    except KeyError:
+        return slug, lambda code, ruleset, options: code
+
+
+def statistics(room_id: int, player_id: int | None = None) -> dict:
+    """A room's per-player statistics (mafiagames/scoreboard.py over its finished games, with
+    each game's roles), worded in the admin's language: all players, or ``player_id``'s row."""
+    board = scoreboard(Game.objects.scored(room_id, roles=True))
+    players = []
+    for row in board["players"]:
+        if player_id is not None and row["id"] != player_id:
+            continue
+        roles = []
+        for by_role in row["roles"]:
+            title, words = _ruleset_words(by_role["ruleset"])
+            roles.append({"ruleset": title, "role": words(by_role["role"], by_role["ruleset"], by_role["options"]),
+                          "games": by_role["games"], "wins": by_role["wins"]})
+        players.append({"name": row["name"], "games": row["games"], "wins": row["wins"], "roles": roles})
+    return {"played": board["played"], "players": players}
+
+
+def _statistics_html(room_id: int, player_id: int | None = None) -> str:
+    return render_to_string("admin/mafiagames/statistics.html", statistics(room_id, player_id))
+
+
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
     list_display = ("code", "language", "ruleset", "locked", "created")
     search_fields = ("code",)
     # The host code opens the host controls on another device (a host whose browser closed).
-    readonly_fields = ("code", "host_code_shown", "host_token", "created")
+    readonly_fields = ("code", "host_code_shown", "host_token", "created", "statistics")
     exclude = ("host_code",)
 
     @admin.display(description=_("host code"))
     def host_code_shown(self, room: Room) -> str:
         return room.host_code_display
 
+    @admin.display(description=_("statistics"))
+    def statistics(self, room: Room) -> str:
+        """Each player's games and wins this evening, and both by role (finished games only)."""
+        return _statistics_html(room.pk) if room.pk else "—"
+
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ("name", "room", "order", "connections", "joined")
     search_fields = ("name", "room__code")
-    readonly_fields = ("token", "joined")
+    readonly_fields = ("token", "joined", "statistics")
+
+    @admin.display(description=_("statistics"))
+    def statistics(self, player: Player) -> str:
+        """This player's games and wins in the room, and both by role (finished games only)."""
+        return _statistics_html(player.room_id, player.pk) if player.pk else "—"

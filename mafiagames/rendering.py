@@ -29,7 +29,7 @@ from engines import registry
 from engines.base import Option
 
 from . import clock
-from .presenters import key_of, part, presenter
+from .presenters import BRIEFING_HOST_MOVES, key_of, part, presenter
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
 PHONE_FRAGMENTS = ("ph-head", "ph-role", "ph-panel", "ph-board")
@@ -48,6 +48,9 @@ class Table:
     version: int = 0
     claims: list = field(default_factory=list)  # [{"id", "name", "connected"}]: phones asking for a seat
     locked: bool = False   # the host's "Lock room": nobody new may join
+    # The evening's scoreboard (scoreboard.py) while no game runs; None during a game (it
+    # changes only when one finishes, and nothing is read for it tap by tap).
+    scores: dict | None = None
 
 
 def flash(message: str, kind: str = "error", version: int | None = None) -> str:
@@ -102,7 +105,7 @@ def _game_context(table: Table, view: dict) -> dict:
         context["ended_reveal"] = _when_used(lambda: ended_reveal(game))
     # The stage's mood (app.css): the presenter's word, else night while its ``night`` is on.
     context.setdefault("mood", "night" if context.get("night") else "day")
-    context.update(game_id=game["id"], turn=view.get("turn"),
+    context.update(game_id=game["id"], turn=view.get("turn"), briefing=view.get("briefing"),
                    tpl=pres.TEMPLATE_DIR, game_status=game["status"], deadline=deadline(game),
                    paused=paused(game), time_left=frozen_time_left(game))
     return context
@@ -140,7 +143,7 @@ def frozen_time_left(game: dict) -> str | None:
 
 def host_moves(slug: str, state: dict) -> list[dict]:
     """The host's in-game buttons (the engine's ``host_moves``), worded by the ruleset's presenter."""
-    labels = part(slug, "HOST_MOVES")
+    labels = {**BRIEFING_HOST_MOVES, **part(slug, "HOST_MOVES")}
     return [{"type": move["type"], "label": str(labels.get(move["type"], move["type"]))}
             for move in registry.get(slug).host_moves(state)]
 
@@ -299,10 +302,37 @@ def _tv_door(table: Table, host: bool) -> dict:
     return {"host": True, "code": table.code, "claims": table.claims, "locked": table.locked} if host else {}
 
 
+def scoreboard_context(scores: dict) -> dict:
+    """The evening's scoreboard in words (templates/screens/scoreboard.html reads only this):
+    players by name, and each ruleset's sides worded by its presenter as its latest game named
+    them.  Finished games only (scoreboard.py): every figure here is public."""
+    groups = []
+    for group in scores["sides"]:
+        slug = group["ruleset"]
+        try:
+            title, words = registry.get(slug).title, presenter(slug).side_words
+        except KeyError:   # a ruleset no longer hosted here: its codes stand
+            title, words = slug, lambda code, ruleset, options: code
+        groups.append({"title": title, "sides": [{"name": str(words(side["code"], slug, group["options"])),
+                                                   "wins": side["wins"]} for side in group["sides"]]})
+    return {"played": scores["played"], "sides": groups,
+            "players": [{"name": row["name"], "wins": row["wins"], "games": row["games"]}
+                        for row in scores["players"]]}
+
+
+def _scoreboard(table: Table, kept: dict) -> str:
+    """The TV's scoreboard between games, once the room has finished a game: a kept fragment
+    (``_render``), rendered once per distinct scoreboard, not once per join or presence change."""
+    game = table.game
+    if not table.scores or not table.scores["played"] or (game and game["status"] == "running"):
+        return ""
+    return _render(kept, table.language, "screens/scoreboard.html", scoreboard_context(table.scores))
+
+
 def _tv_board(table: Table, kept: dict, memo: dict, host: bool) -> dict:
     """The TV's board and roster: everything they may show, made once per room version."""
     context = _base_context(table)
-    context.update(host=host, in_game=bool(table.game))
+    context.update(host=host, in_game=bool(table.game), scoreboard=_scoreboard(table, kept))
     if table.game:
         view = _public_view(table, memo)
         context.update(_game_context(table, view))
@@ -366,9 +396,20 @@ def _seated(table: Table, seat: int, memo: dict) -> dict[str, dict]:
     if board is None:   # the same for every phone: made once per version, of the TV's view
         board = memo[("phone board",)] = pres.phone_board(_public_view(table, memo), game["names"])
     fragments["board"] = board
-    shell = {"role": {}, "panel": {"paused": paused(game)}, "board": {}}
+    # The briefing (engines/briefing.py) is every ruleset's: phone.html shows it above the panel.
+    panel = {"paused": paused(game), **briefing_panel(view, seat)}
+    shell = {"role": {}, "panel": panel, "board": {}}
     return {f"ph-{name}": {**context, **shell[name], "in_game": True, "body": template}
             for name, (template, context) in fragments.items()}
+
+
+def briefing_panel(view: dict, seat: int) -> dict:
+    """What a seated phone shows of the briefing every game opens with (engines/briefing.py),
+    above the ruleset's panel: whether this seat has looked, how many have not; {} after it."""
+    briefing = view.get("briefing")
+    if not briefing:
+        return {}
+    return {"briefing": {"seen": briefing["seen"][seat], "waiting": briefing["waiting"]}, "turn": view["turn"]}
 
 
 def phone_screen(table: Table, player_id: int, memo: dict | None = None,

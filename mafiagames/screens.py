@@ -74,8 +74,12 @@ async def snapshot(code: str, at_least: int | None = None) -> Snapshot:
 def advance(code: str, version: int, game: dict) -> None:
     """On the event loop: a tap made ``version`` by changing only the game; build its snapshot
     from the previous one instead of loading the room again.  Anything else in between
-    (a join, a presence change, another process) leaves a gap, and screens load as usual."""
+    (a join, a presence change, another process) leaves a gap, and screens load as usual; so
+    does the tap that ends the game (the scoreboard between games is read from the database)."""
     latest = _latest.get(code)
+    # A tap that ends the game changes the evening's scoreboard too: that version is loaded.
+    if game["status"] != "running":
+        return
     if latest is not None and latest.table is not None and latest.version == version - 1:
         table = dataclasses.replace(latest.table, game=game, version=version)
         _latest[code] = Snapshot(version=version, table=table, kept=latest.kept)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from .models import Claim, Room, game_dict
+from .models import Claim, Game, Room, game_dict
 from .rendering import Table
+from .scoreboard import scoreboard
 
 
 def load_table(room: Room) -> Table:
@@ -13,6 +14,8 @@ def load_table(room: Room) -> Table:
     claims = [{"id": c.pk, "name": by_id[c.player_id]["name"], "connected": by_id[c.player_id]["connected"]}
               for c in Claim.objects.waiting(room.pk) if c.player_id in by_id]
     game = room.current_game()
+    # The evening's scoreboard, between games only: one query, none while a game runs.
+    scores = scoreboard(Game.objects.scored(room.pk)) if game and game.status != Game.Status.RUNNING else None
     return Table(code=room.code, language=room.language, ruleset=room.ruleset, options=room.options,
                  players=players, game=game_dict(game) if game else None,
-                 version=room.version, claims=claims, locked=room.locked)
+                 version=room.version, claims=claims, locked=room.locked, scores=scores)

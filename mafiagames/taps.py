@@ -16,7 +16,7 @@ from engines.base import EngineError, MalformedAction
 
 from . import db, services
 from .models import Room
-from .presenters import FormError, error_message, presenter
+from .presenters import FormError, error_message, parse_tap
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def tap(room: Room, player_id: int, form) -> TapResult:
         except (TypeError, ValueError):
             return TapResult(400, _("That request was malformed."))
         try:
-            action = presenter(room.ruleset).parse_action(form)
+            action = parse_tap(room.ruleset, form)
         except FormError as exc:
             return TapResult(400, str(exc))
         try:

@@ -125,7 +125,7 @@ from engines.classic.night_steps import (
     _end_night_step, cast_swap, check, heal, pick_victim, skip_check, skip_heal, skip_swap,
 )
 from engines.classic.setup import setup
-from engines.classic.table import GAME_OVER, LAST_SHOT, TIMEOUT, _alive, _expect_host, _is_int, outcome
+from engines.classic.table import GAME_OVER, LAST_SHOT, TIMEOUT, _alive, _expect_host, _is_int, outcome, roles
 from engines.classic.views import view
 
 
@@ -225,7 +225,7 @@ def _ruleset(edition: Edition) -> Engine:
         max_players=edition.max_players, options=lambda: list(edition.options),
         setup=functools.partial(setup, edition), legal_actions=legal_actions, apply=apply, view=view,
         outcome=outcome, waiting_for=waiting_for, host_moves=host_moves, proxy_moves=host_proxy_moves,
-        removable=removable)
+        removable=removable, roles=roles)
 
 
 RULESETS = {slug: _ruleset(edition) for slug, edition in EDITIONS.items()}

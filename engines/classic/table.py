@@ -239,6 +239,12 @@ def outcome(state: State) -> Outcome | None:
     return Outcome.from_json(state["outcome"])
 
 
+def roles(state: State) -> list[str]:
+    """Each seat's card as the game ends: after a wizard's swap (rules C.3.2) the card a seat
+    holds then, the one its side won or lost with (``_end_game`` reads the same)."""
+    return list(state["secret"]["roles"])
+
+
 # --------------------------------------------------------------------------------------------
 # What an elimination leads to: a last shot (rules B.3.2 large game, B.3.3 children 2.),
 # or the day's discussion (rules B.2, C.2)

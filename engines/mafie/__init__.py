@@ -91,7 +91,7 @@ Our decisions where the rules leave room (report these in ``docs/``):
 from __future__ import annotations
 
 from engines.base import Engine
-from engines.mafie.base_game import outcome
+from engines.mafie.base_game import outcome, roles
 from engines.mafie.moves import apply, host_moves, host_proxy_moves, legal_actions, removable, waiting_for
 from engines.mafie.setup import setup
 from engines.mafie.tables import OPTIONS, PLOT_WINDOW_SECONDS, ROLES
@@ -103,4 +103,4 @@ __all__ = ["OPTIONS", "PLOT_WINDOW_SECONDS", "ROLES", "RULESET", "waiting_for"]
 RULESET = Engine(
     slug="mafie", title="Mafie", min_players=min(ROLES), max_players=max(ROLES), options=lambda: list(OPTIONS),
     setup=setup, legal_actions=legal_actions, apply=apply, view=view, outcome=outcome, waiting_for=waiting_for,
-    host_moves=host_moves, proxy_moves=host_proxy_moves, removable=removable)
+    host_moves=host_moves, proxy_moves=host_proxy_moves, removable=removable, roles=roles)

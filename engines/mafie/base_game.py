@@ -389,3 +389,9 @@ def _end_game(state: State, events: list[Event], winner: str, reason: str) -> No
 
 def outcome(state: State) -> Outcome | None:
     return Outcome.from_json(state["outcome"])
+
+
+def roles(state: State) -> list[str]:
+    """Each seat's role (mafioso, detective): dealt once, never changed (rules A.1); public at
+    game over (A-Q14)."""
+    return list(state["secret"]["roles"])

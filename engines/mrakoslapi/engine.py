@@ -90,7 +90,7 @@ from engines.mrakoslapi.cycle import _begin_night, _refresh
 from engines.mrakoslapi.moves import _ACTIONS, host_proxy_moves, removable
 from engines.mrakoslapi.players import new_players
 from engines.mrakoslapi.state import NIGHT, OPTIONS, OVER, SLUG, TITLE
-from engines.mrakoslapi.turns import host_moves, legal_actions, outcome, waiting_for
+from engines.mrakoslapi.turns import host_moves, legal_actions, outcome, roles, waiting_for
 from engines.mrakoslapi.views import view
 
 # --------------------------------------------------------------------------------------------
@@ -180,4 +180,4 @@ RULESET = Engine(
     slug=SLUG, title=TITLE, min_players=C.PLAYER_COUNTS[0], max_players=C.PLAYER_COUNTS[-1],
     options=lambda: list(OPTIONS), setup=setup, legal_actions=legal_actions, apply=apply, view=view,
     outcome=outcome, waiting_for=waiting_for, host_moves=host_moves, proxy_moves=host_proxy_moves,
-    removable=removable)
+    removable=removable, roles=roles)

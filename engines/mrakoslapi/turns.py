@@ -126,6 +126,12 @@ def outcome(state: State) -> Outcome | None:
                    else "shared", result["reason"], winners)
 
 
+def roles(state: State) -> list[str]:
+    """Everyone plays for themselves, no teams (rules §0.2): no roles, every seat is a "player"
+    (a hand of cards is not a role; the statistics count games and wins)."""
+    return ["player"] * state["players"]
+
+
 def host_moves(state: State) -> list[Action]:
     """Mrakošlapi's host has no buttons of its own: the game master's clock ends each step."""
     return []

@@ -59,6 +59,16 @@ class Presenter(Protocol):
     def role_text(self, view: dict) -> str:
         """A seat's role in a few words (the host's list of who is who at the end)."""
 
+    def side_words(self, code: str, ruleset: str, options: dict) -> str:
+        """A winning side (an ``Outcome``'s ``winner`` code) in words, as a game of ``ruleset``
+        with ``options`` names it (the evening's scoreboard on the TV, mafiagames/scoreboard.py);
+        an unknown code comes back as it is."""
+
+    def role_words(self, code: str, ruleset: str, options: dict) -> str:
+        """A role code (the engine's ``roles``) in words, as a game of ``ruleset`` with
+        ``options`` names it (the admin's per-player statistics); an unknown code comes back as
+        it is."""
+
     def phone_fragments(self, view: dict, names: list[str], clock: dict) -> dict[str, tuple[str, dict]]:
         """A seated phone's kept fragments from the seat's view: {"role": (template, context),
         "panel": (…)}, each context the only thing its template may read (rendering.py keys
@@ -167,6 +177,19 @@ def button_action(post, buttons: dict[str, dict[str, Callable | Maybe]]) -> dict
     return action
 
 
+# The briefing every game opens with (engines/briefing.py): a phone's "I have seen my role" and
+# the host's button to go on without waiting; ``parse_tap`` reads the first for every ruleset.
+BRIEFING_HOST_MOVES = {"go_on": gettext_lazy("Start without waiting")}
+
+
+def parse_tap(slug: str, post) -> dict:
+    """A phone's tap as an engine action: the briefing's button is every ruleset's, the rest is
+    the ruleset's presenter's (``parse_action``)."""
+    if post.get("action") == "seen_role":
+        return {"type": "seen_role"}
+    return presenter(slug).parse_action(post)
+
+
 # Words for the refusals every engine shares (engines.base.handler_for, and the turn checks each
 # engine makes); a presenter's ERRORS adds its own ruleset's codes to these.
 COMMON_ERRORS = {
@@ -183,6 +206,7 @@ COMMON_ERRORS = {
     "no_removal": gettext_lazy("Nobody leaves a game of Mafie: vote for the player, or end the game."),
     "not_removable": gettext_lazy("The host can remove a living player by day only."),
     "target_dead": gettext_lazy("Pick a player still in the game."),
+    "briefing": gettext_lazy("The clock waits until everyone has seen their role."),
 }
 
 

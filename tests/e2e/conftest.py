@@ -152,13 +152,22 @@ def join_phone(browser, url: str, name: str, width: int = 375, init_script: str 
 
 
 def start_game(tv, phones) -> list[str]:
-    """The host starts the game on the TV; the role each phone was dealt, as its card names it."""
+    """The host starts the game on the TV and every phone confirms it has seen its role (the
+    briefing, engines/briefing.py); the role each phone was dealt, as its card names it."""
     tv.click("#tv-host button.start")
     roles = []
     for phone in phones:
         expect(phone.locator("#ph-role .role-name")).to_have_count(1)
         roles.append(phone.locator("#ph-role .role-name").inner_text())
+    see_roles(tv, phones)
     return roles
+
+
+def see_roles(tv, phones) -> None:
+    """Every phone taps "I have seen my role"; the TV's briefing is over (its clock may run)."""
+    for phone in phones:
+        phone.click("#ph-panel form.seen-role button")
+    expect(tv.locator("#tv-main .briefing-banner")).to_have_count(0)
 
 
 def pick_crew(tv, phones, names) -> int:

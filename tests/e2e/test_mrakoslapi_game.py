@@ -21,7 +21,7 @@ from mafiagames.models import Room
 from tests.engines.test_mrakoslapi_engine_game import DEAL
 
 from .conftest import (HANG_GUARD, RECORD_SPEECH, STAGE_SIZES, check_stages, join_phone, needs_chromium, open_tv,
-                       stage_twin)
+                       see_roles, stage_twin)
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Ann", "Bob", "Cyd", "Dan", "Eve", "Fay"]
@@ -88,6 +88,7 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
     services.start_game(Room.objects.get(code=join_url.rstrip("/").rsplit("/", 1)[1]), seed=11, deal=DEAL)
     for page in (*tvs, *phones):
         page.reload()
+    see_roles(tv, phones)
 
     # ---- night 1: every living phone has a night screen; the choices are secret ----
     ann, bob, cyd, dan, eve, fay = phones

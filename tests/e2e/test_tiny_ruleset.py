@@ -4,15 +4,16 @@ own, is hosted by a real server and played on a TV and two phones over real webs
 What it proves of the contract: the ruleset is offered in the lobby with its option's words,
 the phones get the engine's moves as buttons, a call is secret (the TV never shows the coin or a
 call before the reveal; two phones that called differently look the same), the host's button is
-the engine's ``host_moves``, the game master's clock makes its move by itself, and the result
-reaches every screen."""
+the engine's ``host_moves``, the game master's clock makes its move by itself (only once every
+phone has seen its role: the briefing every game opens with), and the result reaches every
+screen."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import STAGE_SIZES, check_stages, join_phone, needs_chromium, open_tv, stage_twin, start_game
+from .conftest import STAGE_SIZES, check_stages, join_phone, needs_chromium, open_tv, see_roles, stage_twin, start_game
 
 pytestmark = [needs_chromium, pytest.mark.extra_rulesets("tests.tiny")]
 
@@ -65,6 +66,13 @@ def test_heads_or_tails_on_a_tv_and_phones(live_daphne, browser, output_dir):
     tv.select_option("#tv-settings select[name=opt-seconds]", "30")
     expect(tv.locator("#tv-settings select[name=opt-seconds]")).to_have_value("30")
     tv.click("#tv-host button.start")
+    # The briefing (engines/briefing.py): no clock runs until every phone has seen its role.
+    expect(tv.locator("#tv-main .briefing-banner")).to_contain_text("3 more players")
+    ann.click("#ph-panel form.seen-role button")
+    expect(ann.locator("#ph-panel .briefing")).to_contain_text("Waiting for 2 more players to see their role.")
+    expect(tv.locator("#tv-main .briefing-banner")).to_contain_text("2 more players")
+    assert tv.locator("#tv-main .countdown").count() == 0 and tv.locator("#tv-main .result").count() == 0
+    see_roles(tv, (bob, cat))
     expect(tv.locator("#tv-main .result")).to_contain_text("Nobody called it: the coin wins.")
     for phone in phones:
         expect(phone.locator("#ph-panel h2")).to_have_text("You lost.")

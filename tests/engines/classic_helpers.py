@@ -55,7 +55,7 @@ class Table:
 
     def __init__(self, slug: str, roles: list[str], coins: list[int] | None = None, seed: int = 1,
                  **options):
-        self.ruleset = registry.get(slug)
+        self.ruleset = registry.engine(slug)   # the rules as the rulebook plays them
         forced = {"roles": roles}
         if coins is not None:
             forced["coins"] = coins

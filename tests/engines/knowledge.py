@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from engines.base import NOBODY, PUBLIC, Event, State
+from engines.classic.table import dealt_roles   # the cards as dealt: the wizard's swap undone
 
 
 @dataclass(frozen=True)
@@ -135,15 +136,6 @@ CLASSIC_PRIVATE = {
 }
 
 
-def classic_dealt(state: State) -> list[str]:
-    """The cards as dealt (the wizard's swap undone)."""
-    roles = list(state["secret"]["roles"])
-    if state["secret"]["swap"]:
-        first, second = state["secret"]["swap"]["targets"]
-        roles[first], roles[second] = roles[second], roles[first]
-    return roles
-
-
 def classic_all_knowing(state: State, viewer: int | None) -> bool:
     """At game over everything is public; a ghost (a dead phone with ghost_view) sees it all."""
     if state["phase"] == "game_over":
@@ -188,7 +180,7 @@ def classic_variants(state: State, viewer: int | None, rng: random.Random) -> li
     known = classic_known_roles(state, viewer)
     hidden = [seat for seat in seats if seat not in known]
     insider = viewer is not None and "mafioso" in (secret["roles"][viewer],
-                                                   classic_dealt(state)[viewer])
+                                                   dealt_roles(state)[viewer])
     wizard_step = (state["phase"] == "wizard" and viewer is not None
                    and secret["roles"][viewer] == "wizard")
     tonight = secret["night"]
@@ -250,7 +242,7 @@ def classic_variants(state: State, viewer: int | None, rng: random.Random) -> li
 
 def classic_event_problem(event: Event, state: State) -> str | None:
     secret = state["secret"]
-    roles, dealt = secret["roles"], classic_dealt(state)
+    roles, dealt = secret["roles"], dealt_roles(state)
 
     def ever(seat: int, role: str) -> bool:
         return role in (roles[seat], dealt[seat])

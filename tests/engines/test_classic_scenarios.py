@@ -30,7 +30,7 @@ def seats_out(table: Table) -> dict[int, tuple[str, str]]:
 
 
 def counts(slug: str, players: int, **options) -> dict[str, int]:
-    ruleset = registry.get(slug)
+    ruleset = registry.engine(slug)
     rules = EDITIONS[ruleset.slug].rules(resolve_options(ruleset, options))
     return {role: count for role, count in role_counts(players, rules).items() if count}
 
@@ -44,7 +44,7 @@ def test_B_S01_role_table():
     assert counts(GRANNA, 9) == {M: 2, A: 1, P: 6}
     assert counts(GRANNA, 6) == {M: 1, A: 1, P: 4}
     assert counts(GRANNA, 21) == {M: 5, A: 1, P: 15}
-    granna = registry.get(GRANNA)
+    granna = registry.engine(GRANNA)
     assert (granna.min_players, granna.max_players) == (6, 21)
     small = Table(GRANNA, deal(6, mafiosi=[1], agent=0))
     assert narration(small.state)[0] == ("setup", {"roles": {M: 1, A: 1, P: 4},
@@ -398,7 +398,7 @@ def test_C_S01_table():
     assert counts(POLISH, 20) == {M: 5, A: 1, P: 14}
     assert counts(POLISH, 10, doctor=True, wizard=True, judge=True) == {
         M: 2, A: 1, P: 4, D: 1, W: 1, J: 1}
-    polish = registry.get(POLISH)
+    polish = registry.engine(POLISH)
     for players in (4, 22):
         with pytest.raises(ValueError, match="5 to 21 players"):
             polish.setup(players, resolve_options(polish, {}), 1)
@@ -1008,7 +1008,7 @@ def test_game_over_refuses_everything():
 
 
 def test_setup_rejects_bad_deals_and_options():
-    granna = registry.get(GRANNA)
+    granna = registry.engine(GRANNA)
     options = resolve_options(granna, {})
     with pytest.raises(ValueError):
         granna.setup(8, {**options, "doctor": True}, 1)
@@ -1022,7 +1022,7 @@ def test_setup_rejects_bad_deals_and_options():
 def test_the_deal_is_the_chance_kits_shuffle_told_to_nobody():
     """rules B.1: the tokens are shuffled and dealt; the shuffle is the game's first draw of the
     chance kit (engines/chance.py), the game master's alone; a forced deal is its outcome."""
-    granna = registry.get(GRANNA)
+    granna = registry.engine(GRANNA)
     options = resolve_options(granna, {})
     box = role_list(8, EDITIONS[GRANNA].rules(options))
     for seed in (1, 2):
@@ -1058,7 +1058,7 @@ def test_big_tables_keep_the_contract_and_leak_nothing(slug, players, chosen):
     from tests.engines.knowledge import KNOWLEDGE
     from tests.engines.playthrough import checked_apply, random_playthrough
 
-    ruleset = registry.get(slug)
+    ruleset = registry.engine(slug)
     options = resolve_options(ruleset, chosen)
     play = random_playthrough(ruleset, players, options, 0)
     assert ruleset.outcome(play.final) is not None and ruleset.waiting_for(play.final) == []
@@ -1094,14 +1094,14 @@ def _leaks(slug, leaky, **options):
     from tests.engines.playthrough import playthroughs
     from tests.engines.test_no_leak import leaks
 
-    ruleset = registry.get(slug)
+    ruleset = registry.engine(slug)
     plays = playthroughs(ruleset, resolve_options(ruleset, options), seeds=(0,))[:2]
     found, _ = leaks(ruleset, KNOWLEDGE[slug], plays, view=leaky)
     return found
 
 
 def test_the_oracle_catches_the_tv_showing_the_mafia():
-    ruleset = registry.get(GRANNA)
+    ruleset = registry.engine(GRANNA)
 
     def leaky(state, seat):
         roles = state["secret"]["roles"]
@@ -1111,7 +1111,7 @@ def test_the_oracle_catches_the_tv_showing_the_mafia():
 
 
 def test_the_oracle_catches_picks_shown_to_the_town():
-    ruleset = registry.get(GRANNA)
+    ruleset = registry.engine(GRANNA)
 
     def leaky(state, seat):
         return {**ruleset.view(state, seat), "spy": state["secret"]["night"]["picks"]}
@@ -1121,7 +1121,7 @@ def test_the_oracle_catches_picks_shown_to_the_town():
 
 
 def test_the_oracle_catches_someone_elses_check():
-    ruleset = registry.get(POLISH)
+    ruleset = registry.engine(POLISH)
 
     def leaky(state, seat):
         shown = ruleset.view(state, seat)
@@ -1133,7 +1133,7 @@ def test_the_oracle_catches_someone_elses_check():
 
 
 def test_the_oracle_catches_a_phone_that_shows_its_own_vote():
-    ruleset = registry.get(POLISH)
+    ruleset = registry.engine(POLISH)
 
     def leaky(state, seat):
         shown = ruleset.view(state, seat)
@@ -1146,7 +1146,7 @@ def test_the_oracle_catches_a_phone_that_shows_its_own_vote():
 
 
 def test_the_oracle_catches_the_doctors_heal_and_the_wizards_pair():
-    ruleset = registry.get(POLISH)
+    ruleset = registry.engine(POLISH)
 
     def leaky(state, seat):
         tonight = state["secret"]["night"]

@@ -256,3 +256,38 @@ def refused(ruleset, state, actor, action):
     with pytest.raises(EngineError):
         ruleset.apply(state, actor, action)
     assert json.dumps(state, sort_keys=True) == before
+
+
+def words_of(ruleset):
+    """The ruleset's presenter (tests/tiny's is its own module, registered only when hosted);
+    None when the engine suites run without Django (``-p no:django``: no words to check)."""
+    from django.conf import settings
+    if not settings.configured:
+        return None
+    if ruleset is tiny.RULESET:
+        from tests.tiny import presenter as tiny_presenter
+        return tiny_presenter
+    from mafiagames.presenters import presenter
+    return presenter(ruleset.slug)
+
+
+@cases
+def test_a_finished_games_roles_are_one_per_seat_each_a_role_the_presenter_words(ruleset, options):
+    """``roles`` (engines/base.py): what the evening's statistics read of a finished game — a
+    role code per seat, plain JSON, each one the presenter has words for; and the outcome's
+    winning side has words too (the TV's scoreboard)."""
+    pres = words_of(ruleset)
+    for play in playthroughs(ruleset, options):
+        final = json.loads(json.dumps(play.final))
+        roles = ruleset.roles(final)
+        assert isinstance(roles, list) and len(roles) == play.players, play
+        assert json.loads(json.dumps(roles)) == roles and final == play.final
+        assert all(isinstance(code, str) and code for code in roles), play
+        if pres is None:
+            continue
+        for code in roles:
+            words = pres.role_words(code, ruleset.slug, options)
+            assert isinstance(words, str) and words and words != code, (play, code)
+        winner = ruleset.outcome(final).winner
+        words = pres.side_words(winner, ruleset.slug, options)
+        assert isinstance(words, str) and words and words != winner, (play, winner)

@@ -120,7 +120,12 @@ def outcome(state: State) -> Outcome | None:
     return Outcome.from_json(state["outcome"])
 
 
+def roles(state: State) -> list[str]:
+    """Nobody has a role: everyone is a player."""
+    return ["player"] * state["players"]
+
+
 RULESET = Engine(
     slug="tiny", title="Heads or Tails", min_players=2, max_players=6, options=lambda: list(OPTIONS),
     setup=setup, legal_actions=legal_actions, apply=apply, view=view, outcome=outcome, waiting_for=waiting_for,
-    host_moves=host_moves, proxy_moves=lambda state: {}, removable=lambda state: [])
+    host_moves=host_moves, proxy_moves=lambda state: {}, removable=lambda state: [], roles=roles)

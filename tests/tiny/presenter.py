@@ -38,6 +38,17 @@ def role_text(view: dict) -> str:
     return str(SIDES[call]) if call else str(gettext_lazy("no call"))
 
 
+WINNERS = {"players": gettext_lazy("The callers"), "coin": gettext_lazy("The coin")}
+
+
+def side_words(code: str, ruleset: str, options: dict) -> str:
+    return str(WINNERS.get(code, code))
+
+
+def role_words(code: str, ruleset: str, options: dict) -> str:
+    return str(gettext_lazy("Player")) if code == "player" else code
+
+
 # --- context: what each template gets ----------------------------------------------------------
 
 def present(view: dict, names: list[str]) -> dict:

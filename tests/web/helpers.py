@@ -56,6 +56,14 @@ def room_with_players(n: int, language: str = "en") -> tuple[Room, list[Player]]
     return room, players
 
 
+def start_after_briefing(room: Room, **kwargs) -> Game:
+    """``services.start_game``, then the host's "start without waiting": these tests play what
+    comes after the briefing every game opens with (engines/briefing.py; it has tests of its
+    own: tests/engines/test_briefing.py, tests/web/test_briefing.py)."""
+    services.start_game(room, **kwargs)
+    return services.host_move(room, "go_on", expected_turn=None)
+
+
 def started_game(n: int = 5, roles: list[str] | None = None, kmotr: int = 0, options: dict | None = None,
                  language: str = "en") -> tuple[Room, list[Player], Game]:
     room, players = room_with_players(n, language)
@@ -63,7 +71,7 @@ def started_game(n: int = 5, roles: list[str] | None = None, kmotr: int = 0, opt
         services.configure(room, "mafie", options)
     roles = roles or (FIVE_ROLES if n == 5 else None)
     deal = {"kmotr": kmotr, **({"roles": roles} if roles else {})}
-    game = services.start_game(room, seed=1234, deal=deal)
+    game = services.start_game(room, seed=1234, deal=deal)   # Mafie's briefing holds no clock: it stays
     return room, players, game
 
 
@@ -76,7 +84,7 @@ def polish_discussion() -> tuple[Room, list[Player], Game]:
     the gangsters kill seat 6): the first discussion, which the host ends from the TV."""
     room, players = room_with_players(9)
     services.configure(room, "mafia_pl", {"doctor": True})
-    game = services.start_game(room, seed=3, deal={"roles": NINE})
+    game = start_after_briefing(room, seed=3, deal={"roles": NINE})
     for seat, action in ((2, {"type": "skip_check"}), (None, {"type": "timeout"}),
                          (3, {"type": "skip_heal"}), (None, {"type": "timeout"}),
                          (0, {"type": "pick_victim", "target": 6}), (1, {"type": "pick_victim", "target": 6}),

@@ -9,7 +9,7 @@ import pytest
 from mafiagames import services
 from mafiagames.models import Event, Game
 
-from .helpers import started_game, to_team_vote
+from .helpers import start_after_briefing, started_game, to_team_vote
 
 pytestmark = pytest.mark.django_db
 
@@ -95,7 +95,7 @@ def test_a_classic_game_replays_step_by_step_in_its_editions_words(admin_client)
     room, _players = room_with_players(9)
     services.configure(room, "mafia_pl", {"doctor": True})
     roles = ["mafioso", "mafioso", "agent", "doctor", *["policeman"] * 5]
-    game = services.start_game(room, seed=11, deal={"roles": roles})
+    game = start_after_briefing(room, seed=11, deal={"roles": roles})
     for seat, action in ((2, {"type": "check", "target": 0}), (None, {"type": "timeout"}),
                          (3, {"type": "heal", "target": 3}), (None, {"type": "timeout"}),
                          (0, {"type": "pick_victim", "target": 6}), (1, {"type": "pick_victim", "target": 6}),
@@ -120,7 +120,7 @@ def test_a_mrakoslapi_game_replays_its_night_with_the_secret_trace(admin_client)
 
     room, _players = room_with_players(6)
     services.configure(room, "mrakoslapi", {})
-    game = services.start_game(room, seed=11, deal=DEAL)
+    game = start_after_briefing(room, seed=11, deal=DEAL)
     for seat, action in ((0, {"type": "mafia_target", "target": 5}), (1, {"type": "mafia_target", "target": 5}),
                          (1, {"type": "tunnel", "no": 1, "from": 5, "to": 2}), (None, {"type": "timeout"})):
         game = services.submit(game.pk, seat, action)
@@ -141,19 +141,20 @@ def test_the_log_tells_the_host_from_the_game_masters_clock_and_the_replay_says_
     room, _players = room_with_players(8)
     services.configure(room, "mafia_pl", {})
     roles = ["mafioso", "mafioso", "agent", *["policeman"] * 5]
-    game = services.start_game(room, seed=11, deal={"roles": roles})
+    game = start_after_briefing(room, seed=11, deal={"roles": roles})
     for seat, action in ((2, {"type": "check", "target": 0}), (None, {"type": "timeout"}),
                          (0, {"type": "pick_victim", "target": 6}), (1, {"type": "pick_victim", "target": 6}),
                          (None, {"type": "timeout"})):
         game = services.submit(game.pk, seat, action)
     game = services.host_move(room, "end_discussion", expected_turn=None)
     logged = [e.data for e in Event.objects.filter(game=game, kind="action").order_by("seq")]
-    assert logged[1] == {"seat": None, "actor": "game_master", "action": {"type": "timeout"}}
+    assert logged[0] == {"seat": None, "actor": "host", "action": {"type": "go_on"}}   # the briefing
+    assert logged[2] == {"seat": None, "actor": "game_master", "action": {"type": "timeout"}}
     assert logged[-1] == {"seat": None, "actor": "host", "action": {"type": "end_discussion"}}
     url = f"/admin/mafiagames/game/{game.pk}/replay/"
     assert "reproduces the stored snapshot exactly" in admin_client.get(url).content.decode()
     assert "the game master&#x27;s clock: {&#x27;type&#x27;: &#x27;timeout&#x27;}" in \
-        admin_client.get(url + "?step=2").content.decode()
+        admin_client.get(url + "?step=3").content.decode()
     assert "the host: {&#x27;type&#x27;: &#x27;end_discussion&#x27;}" in admin_client.get(url).content.decode()
 
 
@@ -164,7 +165,7 @@ def test_a_log_from_before_the_host_and_the_clock_were_told_apart_still_replays(
 
     room, _players, game = polish_discussion()
     game = services.host_move(room, "end_discussion", expected_turn=None)
-    Event.objects.filter(game=game, kind="action", data__seat=None).update(
+    Event.objects.filter(game=game, kind="action", data__actor="game_master").update(
         data={"seat": None, "action": {"type": "timeout"}})   # the clock's, as old logs wrote it
     last = Event.objects.filter(game=game, kind="action").order_by("-seq").first()
     Event.objects.filter(pk=last.pk).update(data={"seat": None, "action": {"type": "end_discussion"}})

@@ -13,8 +13,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.http import QueryDict
 
-from engines import registry
-from engines.base import HOST, resolve_options
+from engines import registry, replay
+from engines.base import GAME_MASTER, HOST, resolve_options
 from mafiagames import screens, services, timers
 from mafiagames.fanout import HUB
 from mafiagames.models import Game
@@ -22,9 +22,10 @@ from mafiagames.presenters import classic as words
 from mafiagames.rendering import Table, phone_screen, tv_screen
 from tests.engines.playthrough import random_playthrough
 
-from .helpers import NINE, Forms, host_client, player_client, polish_discussion, room_with_players
+from .helpers import NINE, Forms, host_client, player_client, polish_discussion, room_with_players, start_after_briefing
 
-POLISH, GRANNA = registry.get("mafia_pl"), registry.get("granna")
+# The engines as their rulebooks play (no briefing: tests/engines/test_briefing.py has its own).
+POLISH, GRANNA = registry.engine("mafia_pl"), registry.engine("granna")
 NAMES = [f"P{i}" for i in range(21)]
 # Nine players, Polish, doctor on: P0, P1 gangsters; P2 agent; P3 doctor; P4–P8 policemen.
 
@@ -196,7 +197,7 @@ async def test_the_night_moves_on_by_itself_and_the_day_waits_for_the_host(setti
     screen = Screen()
     await HUB.register(room.code, screen)   # this process's loop, as timers.start adopts it in the server
     try:
-        game = await database_sync_to_async(services.start_game)(room, seed=3, deal={"roles": NINE})
+        game = await database_sync_to_async(start_after_briefing)(room, seed=3, deal={"roles": NINE})
         await asyncio.wait_for(until("agent"), 30)
         await tap(2, {"type": "check", "target": 0})
         await asyncio.wait_for(until("doctor"), 30)   # no tap: the doctor lets his deadline pass
@@ -208,7 +209,7 @@ async def test_the_night_moves_on_by_itself_and_the_day_waits_for_the_host(setti
         assert after.state["dead"][5]["cause"] == "night" and after.state["clock"] is None
         kinds = await database_sync_to_async(lambda: list(after.events.values_list("kind", flat=True)))()
         moves = await database_sync_to_async(lambda: [e.data["action"]["type"] for e in after.events.filter(
-            kind="action") if e.data["seat"] is None])()
+            kind="action") if replay.actor_of(e.data) is GAME_MASTER])()
         assert moves == ["timeout", "timeout", "timeout"]   # agent, doctor, gang: once each
         assert kinds.count("dawn") == 1
     finally:
@@ -224,7 +225,7 @@ def test_the_host_switches_to_a_classic_edition_and_sets_its_options():
     assert host.post(f"/r/{room.code}/host", {"command": "configure", "ruleset": "mafia_pl",
                                               "opt-targeting": "on", "opt-plot_distribution": "cz"}).status_code == 204
     room.refresh_from_db()
-    assert room.ruleset == "mafia_pl" and room.options == resolve_options(POLISH, {})
+    assert room.ruleset == "mafia_pl" and room.options == resolve_options(registry.get("mafia_pl"), {})
     lobby = host.get(f"/r/{room.code}/").content.decode()
     assert 'name="opt-doctor"' in lobby and 'name="opt-targeting"' not in lobby
     assert host.post(f"/r/{room.code}/host", {"command": "configure", "ruleset": "mafia_pl", "opt-doctor": "on",
@@ -252,7 +253,7 @@ async def test_a_night_step_that_fell_due_while_the_server_was_down_ends_when_it
 
     room, players = await database_sync_to_async(room_with_players)(9)
     await database_sync_to_async(services.configure)(room, "mafia_pl", {"doctor": True})
-    game = await database_sync_to_async(services.start_game)(room, seed=3, deal={"roles": NINE})
+    game = await database_sync_to_async(start_after_briefing)(room, seed=3, deal={"roles": NINE})
     assert game.state["phase"] == "agent" and game.clock_started is not None
     down = timezone.now() - timedelta(minutes=5)   # the agent's 60 s passed while nobody served
     await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(clock_started=down)

@@ -11,7 +11,7 @@ import pytest
 from mafiagames import services
 from mafiagames.models import Game, Player
 
-from .helpers import everyone_ready, host_client, player_client, room_with_players, started_game
+from .helpers import everyone_ready, host_client, player_client, room_with_players, start_after_briefing, started_game
 from .test_classic_screens import NINE
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +89,7 @@ def test_nobody_is_removed_from_mafie():
 def classic_day():
     room, players = room_with_players(9)
     services.configure(room, "mafia_pl", {"doctor": True})
-    game = services.start_game(room, seed=3, deal={"roles": NINE})
+    game = start_after_briefing(room, seed=3, deal={"roles": NINE})
     return room, players, game
 
 

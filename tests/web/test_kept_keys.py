@@ -75,11 +75,12 @@ def whole_context(table: Table, screen) -> dict:
             view = registry.get(game["ruleset"]).view(game["state"], None)
             context.update(rendering._game_context(table, view))
             if screen == "host":
-                context.update(host_moves=rendering.host_moves(game["ruleset"], view),
+                context.update(host_moves=rendering.host_moves(game["ruleset"], game["state"]),
                                seat_help=rendering.host_for_seats(table) if game["status"] == "running" else None)
     elif screen is not None and not ended:
         view = registry.get(game["ruleset"]).view(game["state"], screen)
         context.update(rendering._game_context(table, view), in_game=True, seat=screen)
+        context.update(rendering.briefing_panel(view, screen))
     else:
         context.update(in_game=False, ended_by_host=ended, spectating=bool(game) and game["status"] == "running")
     return context

@@ -23,7 +23,7 @@ from tests.engines.test_mrakoslapi_engine_game import DEAL, Game
 
 from .helpers import Forms
 
-MRAK = registry.get("mrakoslapi")
+MRAK = registry.engine("mrakoslapi")   # as its rulebook plays (no briefing: tests/engines/test_briefing.py)
 NAMES = ["Ann", "Bob", "Cyd", "Dan", "Eve", "Fay", "Gus", "Hal"]
 ALT = {"gunman_nights": "odd", "votes_per_player": "unlimited", "astronom_can_save_others": False}
 

@@ -77,11 +77,13 @@ def situation(ruleset, state, seat):
     """What everyone knows about a seat at this step: seats publicly alike must look alike.
     ``None``: not a living phone (the dead, who see the ghost view)."""
     public = ruleset.view(state, None)
+    briefing = public.get("briefing")      # who has looked at their role is public (engines/briefing.py)
+    looked = briefing["seen"][seat] if briefing else None
     if ruleset.slug == "mafie":  # the crew is public, who has played (the TV's progress), and
         # the plot cards each holds (The Plot Thickens deals them face up)
         held = sorted(c["card"] for c in (public.get("plot") or {}).get("held", []) if c["holder"] == seat)
-        return (seat in public["team"], state["secret"]["cards"][seat] is not None, tuple(held))
-    return "living" if public["seats"][seat]["alive"] else None
+        return (seat in public["team"], state["secret"]["cards"][seat] is not None, tuple(held), looked)
+    return ("living", looked) if public["seats"][seat]["alive"] else None
 
 
 def games(ruleset):

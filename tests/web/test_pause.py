@@ -17,7 +17,7 @@ from mafiagames.fanout import HUB
 from mafiagames.models import Event, Game
 from mafiagames.tables import game_dict
 
-from .helpers import NINE, host_client, player_client, polish_discussion, room_with_players, started_game
+from .helpers import NINE, host_client, player_client, polish_discussion, room_with_players, start_after_briefing, started_game
 from .test_timers import SCALE, Screen, game_at_a_window, until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -72,7 +72,7 @@ def test_the_host_buttons_of_the_game_are_refused_while_paused():
 def test_the_screens_say_it_is_paused_and_the_countdown_stands_still():
     room, players = room_with_players(9)
     services.configure(room, "mafia_pl", {"doctor": True})
-    game = services.start_game(room, seed=3, deal={"roles": NINE})   # the agent's night step: a clock
+    game = start_after_briefing(room, seed=3, deal={"roles": NINE})   # the agent's night step: a clock
     assert game.state["clock"] is not None
     before = {p.pk: player_client(p).get(f"/p/{room.code}/").content.decode() for p in players}
     assert all("data-deadline" in html and "The game is paused." not in html for html in before.values())

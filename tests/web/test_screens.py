@@ -61,11 +61,13 @@ def test_a_tap_advances_the_cached_snapshot_only_from_the_version_just_before(mo
     monkeypatch.setattr(screens, "_latest", {})
     table = Table(code="ABCD", language="en", ruleset="mafie", options={}, players=[{"id": 1}], game={"v": 1})
     screens._latest["ABCD"] = screens.Snapshot(version=4, table=table, memo={"old": "html"})
-    screens.advance("ABCD", 6, {"v": 3})  # a gap: something else changed version 5
+    screens.advance("ABCD", 6, {"v": 3, "status": "running"})  # a gap: something else changed version 5
     assert screens._latest["ABCD"].version == 4
-    screens.advance("ABCD", 5, {"v": 2})
+    screens.advance("ABCD", 5, {"v": 2, "status": "finished"})  # the last tap: loaded (the scoreboard)
+    assert screens._latest["ABCD"].version == 4
+    screens.advance("ABCD", 5, {"v": 2, "status": "running"})
     fresh = screens._latest["ABCD"]
-    assert fresh.version == 5 and fresh.table.game == {"v": 2} and fresh.table.players == [{"id": 1}]
+    assert fresh.version == 5 and fresh.table.game == {"v": 2, "status": "running"} and fresh.table.players == [{"id": 1}]
     assert fresh.memo == {}  # nothing rendered for the old version is reused
 
 
@@ -198,7 +200,8 @@ def test_the_presenter_protocol_is_the_checklist():
     """``REQUIRED`` is read off the ``Presenter`` protocol, so the page that documents a part and
     the check that demands it cannot drift apart; a part of the wrong kind is named too."""
     assert set(presenters.REQUIRED) == {"TEMPLATE_DIR", "ERRORS", "OPTION_LABELS", "OPTION_CHOICES", "present",
-                                        "narrate", "role_text", "phone_fragments", "phone_board", "parse_action"}
+                                        "narrate", "role_text", "side_words", "role_words", "phone_fragments",
+                                        "phone_board", "parse_action"}
     whole = presenters.presenter("mafie")
     shaped = types.SimpleNamespace(__name__="misshapen", **{name: getattr(whole, name) for name in presenters.REQUIRED})
     shaped.narrate = "The night falls."

@@ -18,7 +18,7 @@ from mafiagames.tables import game_dict
 from mafiagames.fanout import HUB
 from mafiagames.models import Game, Room
 
-from .helpers import room_with_players
+from .helpers import room_with_players, start_after_briefing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 MIN_SECONDS = 0.3
@@ -35,7 +35,7 @@ def game_at_a_window():
     rest = list(plot_cards.deck(7))
     for card in deck:
         rest.remove(card)
-    game = services.start_game(room, seed=5, deal={"kmotr": 0, "plot_deck": deck + rest})
+    game = start_after_briefing(room, seed=5, deal={"kmotr": 0, "plot_deck": deck + rest})
     for seat in range(7):
         game = services.submit(game.pk, seat, {"type": "ready"})
     game = services.submit(game.pk, 0, {"type": "assign_plot_card", "card": 1, "to": 3})

@@ -165,7 +165,8 @@ def test_host_configures_reorders_and_kicks_in_the_lobby():
                                               "opt-targeting": "on"}).status_code == 204
     room.refresh_from_db()
     assert room.options == {"targeting": True, "blind_detectives": False,
-                            "plot_cards": False, "plot_distribution": "cz"}
+                            "plot_cards": False, "plot_distribution": "cz",
+                            "briefing": True}   # not the host's choice: how every game opens (engines/briefing.py)
     assert host.post(f"/r/{room.code}/host", {"command": "configure", "ruleset": "mafie", "opt-plot_cards": "on",
                                               "opt-plot_distribution": "ultraboardgames"}).status_code == 204
     room.refresh_from_db()

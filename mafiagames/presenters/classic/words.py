@@ -284,6 +284,17 @@ def role_text(view: dict) -> str:
     return role_name(view, view["me"]["role"])
 
 
+def side_words(code: str, ruleset: str, options: dict) -> str:
+    """A winning side in the words of the game's table (the evening's scoreboard): the
+    children's re-theme names its own sides."""
+    return str(TEAM_NAMES[words({"ruleset": ruleset, "options": options})].get(code, code))
+
+
+def role_words(code: str, ruleset: str, options: dict) -> str:
+    """A role in the words of the game's table (the admin's statistics)."""
+    return role_name({"ruleset": ruleset, "options": options}, code) or code
+
+
 SKIP_LABELS = {
     "skip_check": gettext_lazy("No check tonight"),
     "skip_heal": gettext_lazy("Heal nobody tonight"),

@@ -155,6 +155,16 @@ def role_text(view: dict) -> str:
     return str(ROLE_NAMES.get(view["me"]["role"], view["me"]["role"]))
 
 
+def side_words(code: str, ruleset: str, options: dict) -> str:
+    """A winning team in words (the evening's scoreboard)."""
+    return str(TEAM_NAMES.get(code, code))
+
+
+def role_words(code: str, ruleset: str, options: dict) -> str:
+    """A role in words (the admin's statistics)."""
+    return str(ROLE_NAMES.get(code, code))
+
+
 PLOT_WINDOW_TITLES = {
     "pre_proposal": gettext_lazy("Strong Leader?"),
     "no_confidence": gettext_lazy("No Confidence?"),

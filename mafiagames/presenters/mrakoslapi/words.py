@@ -151,6 +151,20 @@ def narrate(item: dict, names: list[str], view: dict) -> str:
     return fill(line, params)
 
 
+# How a game ended (``Outcome.winner``: everyone plays for themselves, rules §0.2) and the one
+# "role" every seat has (the engine's ``roles``): the evening's scoreboard and statistics.
+SIDES = {"last_alive": gettext_lazy("The last one alive"), "shared": gettext_lazy("A shared victory")}
+ROLES = {"player": gettext_lazy("Player")}
+
+
+def side_words(code: str, ruleset: str, options: dict) -> str:
+    return str(SIDES.get(code, code))
+
+
+def role_words(code: str, ruleset: str, options: dict) -> str:
+    return str(ROLES.get(code, code))
+
+
 def role_text(view: dict) -> str:
     """A seat's cards in words, from its own view: the reveal of a game the host ended."""
     cards = view["me"]["cards"]
