@@ -90,7 +90,7 @@ def test_the_tv_shows_the_evenings_scoreboard_between_games_and_the_same_after_a
     screens._latest.clear()
     presenter.cache_clear()
     fresh = rendering.tv_screen(load_table(Room.objects.get(pk=room.pk)), host=False)
-    assert scoreboard_html(fresh["tv-main"]) == board
+    assert scoreboard_html(fresh["tv-players"]) == board   # beside the finished game's result
 
     # The next game is running: no scoreboard (and none of its roles), nothing read for it.
     services.start_game(room, seed=4, deal={"roles": FIVE_ROLES, "kmotr": 0})
@@ -108,9 +108,13 @@ def test_no_scoreboard_before_the_first_finished_game():
 
 
 def test_the_finished_games_screen_shows_the_scoreboard_with_it():
+    """Beside the result, in the players' column: the result card has the stage (the stage
+    check in the browser tests found it below the fold under the result)."""
     room, _players = room_with_players(5)
     play_mafie(services.start_game(room, seed=1, deal={"roles": FIVE_ROLES, "kmotr": 0}), "detectives")
-    html = rendering.tv_screen(load_table(Room.objects.get(pk=room.pk)), host=False)["tv-main"]
+    screen = rendering.tv_screen(load_table(Room.objects.get(pk=room.pk)), host=False)
+    assert "scoreboard" not in screen["tv-main"]
+    html = screen["tv-players"]
     assert "Games played: 1" in html
     assert rows(scoreboard_html(html)) == [("Dave", 1, 1), ("Erin", 1, 1), ("Alice", 0, 1), ("Bob", 0, 1),
                                            ("Carol", 0, 1)]
@@ -164,7 +168,7 @@ def test_the_admin_statistics_in_czech(admin_client):
 def test_the_tvs_scoreboard_in_czech():
     room, _players = room_with_players(5, "cs")
     play_mafie(services.start_game(room, seed=1, deal={"roles": FIVE_ROLES, "kmotr": 0}), "mafia")
-    html = rendering.tv_screen(load_table(Room.objects.get(pk=room.pk)), host=False)["tv-main"]
+    html = rendering.tv_screen(load_table(Room.objects.get(pk=room.pk)), host=False)["tv-players"]
     board = scoreboard_html(html)
     assert "Dnešní výsledky" in board and "Odehrané hry: 1" in board and "Výhry stran: Mafie" in board
     with translation.override("cs"):
