@@ -88,8 +88,8 @@ def briefed(engine: Engine) -> Engine:
         return sorted(set(awaited) | {seat for seat, seen in enumerate(briefing["seen"]) if not seen})
 
     return dataclasses.replace(
-        engine, options=lambda: [*engine.options(), BRIEFING], setup=setup, legal_actions=legal_actions, host_moves=host_moves, apply=apply,
-        view=view, waiting_for=waiting_for,
+        engine, options=lambda: [*engine.options(), BRIEFING], setup=setup, legal_actions=legal_actions,
+        host_moves=host_moves, apply=apply, view=view, waiting_for=waiting_for,
         outcome=lambda state: engine.outcome(_inner(state)),
         roles=lambda state: engine.roles(_inner(state)),
         proxy_moves=lambda state: engine.proxy_moves(_inner(state)),

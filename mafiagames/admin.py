@@ -17,7 +17,7 @@ from engines import registry, replay
 from engines.base import GAME_MASTER, HOST
 
 from .models import Event, Game, Player, Room
-from .presenters import presenter
+from .presenters import presenter, ruleset_words
 from .scoreboard import scoreboard
 
 
@@ -150,14 +150,6 @@ def _pretty(data) -> str:
 
 # --- the evening's statistics (issue 16): per player, games, wins and both by role --------------
 
-def _ruleset_words(slug: str):
-    """A ruleset's title and its presenter's ``role_words`` (a ruleset no longer hosted: codes)."""
-    try:
-        return registry.get(slug).title, presenter(slug).role_words
-    except KeyError:
-        return slug, lambda code, ruleset, options: code
-
-
 def statistics(room_id: int, player_id: int | None = None) -> dict:
     """A room's per-player statistics (mafiagames/scoreboard.py over its finished games, with
     each game's roles), worded in the admin's language: all players, or ``player_id``'s row."""
@@ -168,7 +160,7 @@ def statistics(room_id: int, player_id: int | None = None) -> dict:
             continue
         roles = []
         for by_role in row["roles"]:
-            title, words = _ruleset_words(by_role["ruleset"])
+            title, words = ruleset_words(by_role["ruleset"], "role_words")
             roles.append({"ruleset": title, "role": words(by_role["role"], by_role["ruleset"], by_role["options"]),
                           "games": by_role["games"], "wins": by_role["wins"]})
         players.append({"name": row["name"], "games": row["games"], "wins": row["wins"], "roles": roles})

@@ -9,6 +9,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from engines import registry
+
 # No 0/O, 1/I/L, 5/S, 2/Z, 8/B, U/V: a code read off a TV across the room is typed right.
 ROOM_CODE_ALPHABET = "ACDEFGHJKMNPQRTWXY"
 ROOM_CODE_LENGTH = 4
@@ -142,7 +144,6 @@ class GameQuerySet(models.QuerySet):
         rows = self.finished().filter(room_id=room_id).order_by("id")
         if not roles:
             return [{**row, "roles": None} for row in rows.values(*fields)]
-        from engines import registry
         games = []
         for row in rows.values(*fields, "state"):
             state = row.pop("state")

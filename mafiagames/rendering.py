@@ -29,7 +29,7 @@ from engines import registry
 from engines.base import Option
 
 from . import clock
-from .presenters import BRIEFING_HOST_MOVES, key_of, part, presenter
+from .presenters import BRIEFING_HOST_MOVES, key_of, part, presenter, ruleset_words
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
 PHONE_FRAGMENTS = ("ph-head", "ph-role", "ph-panel", "ph-board")
@@ -72,20 +72,21 @@ def _option_rows(slug: str, chosen: dict) -> list[dict]:
     advanced = part(slug, "ADVANCED_OPTIONS")
     offered = [option for option in ruleset.options() if option.offered]
     value_of = {option.key: chosen.get(option.key, option.default) for option in offered}
+    # Each option that depends on none, followed by those that depend on it.
+    ordered: list[Option] = [member for parent in offered if parent.requires is None
+                             for member in (parent, *(o for o in offered if o.requires == parent.key))]
     rows = []
-    for option in [o for o in offered if o.requires is None]:
-        for option in (option, *(o for o in offered if o.requires == option.key)):
-            option: Option
-            # The words are the presenter's alone (tests/web/test_presenter_words.py holds every
-            # offered option to having them there); an engine's option carries none.
-            label, help_text = labels[option.key]
-            value = value_of[option.key]
-            choices = [(choice, choice_words[option.key][choice]) for choice in option.choices]
-            rows.append({"key": option.key, "label": label, "help": help_text, "kind": option.kind, "value": value,
-                         "choices": choices, "value_label": dict(choices).get(value, value),
-                         "requires": option.requires, "advanced": option.key in advanced,
-                         "changed": value != option.default,
-                         "applies": option.requires is None or bool(value_of.get(option.requires))})
+    for option in ordered:
+        # The words are the presenter's alone (tests/web/test_presenter_words.py holds every
+        # offered option to having them there); an engine's option carries none.
+        label, help_text = labels[option.key]
+        value = value_of[option.key]
+        choices = [(choice, choice_words[option.key][choice]) for choice in option.choices]
+        rows.append({"key": option.key, "label": label, "help": help_text, "kind": option.kind, "value": value,
+                     "choices": choices, "value_label": dict(choices).get(value, value),
+                     "requires": option.requires, "advanced": option.key in advanced,
+                     "changed": value != option.default,
+                     "applies": option.requires is None or bool(value_of.get(option.requires))})
     return rows
 
 
@@ -309,10 +310,7 @@ def scoreboard_context(scores: dict) -> dict:
     groups = []
     for group in scores["sides"]:
         slug = group["ruleset"]
-        try:
-            title, words = registry.get(slug).title, presenter(slug).side_words
-        except KeyError:   # a ruleset no longer hosted here: its codes stand
-            title, words = slug, lambda code, ruleset, options: code
+        title, words = ruleset_words(slug, "side_words")
         groups.append({"title": title, "sides": [{"name": str(words(side["code"], slug, group["options"])),
                                                    "wins": side["wins"]} for side in group["sides"]]})
     return {"played": scores["played"], "sides": groups,

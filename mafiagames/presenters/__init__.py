@@ -13,13 +13,15 @@ import functools
 import marshal
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 from importlib import import_module
+from typing import Protocol
 
 from django.utils.functional import Promise
 from django.utils.safestring import SafeData, mark_safe
 from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
+
+from engines import registry
 
 
 # Rulesets that share one engine share its presenter (the editions of classic Mafia).
@@ -127,6 +129,16 @@ def presenter(slug: str) -> Presenter:
     module = _EXTRA.get(slug) or import_module(f"mafiagames.presenters.{_MODULE_OF.get(slug, slug)}")
     check_presenter(module)
     return module
+
+
+def ruleset_words(slug: str, name: str):
+    """A ruleset's title and one of its presenter's word functions (``side_words``,
+    ``role_words``: (code, ruleset, options) → words) — for a finished game's figures, which
+    outlive the ruleset: one no longer hosted here has its slug for a title and its codes for words."""
+    try:
+        return registry.get(slug).title, getattr(presenter(slug), name)
+    except KeyError:
+        return slug, lambda code, ruleset, options: code
 
 
 def part(slug: str, name: str):
