@@ -285,6 +285,14 @@ MEASURE_STAGE = """([mainMin, readMin, hostMin, contrastMin]) => {
         problems.push(`cut off: ${name(el)} by ${name(a)}`);
       break;
     }
+    // A drawn box (a border or a background) whose content is wider than it spills over its
+    // edge into the next one ("Foiled (2 sabotages)" out of a job's box): with visible
+    // overflow nothing is "cut off", yet the words run across the line.
+    const look = getComputedStyle(el);
+    const drawn = parseFloat(look.borderLeftWidth) > 0 || (rgba(look.backgroundColor) || [0, 0, 0, 0])[3] > 0;
+    if (drawn && look.display !== 'inline' && look.overflowX === 'visible' && el.scrollWidth > el.clientWidth + 1 &&
+        el !== document.body && el !== de)
+      problems.push(`spills out of its box: ${name(el)} ${el.scrollWidth}px in ${el.clientWidth}px`);
     const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) ||
       (['BUTTON', 'SELECT', 'INPUT'].includes(el.tagName) && el.type !== 'hidden' && el.type !== 'checkbox');
     if (!own || el.closest('.sr-only')) continue;

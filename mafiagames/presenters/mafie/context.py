@@ -235,8 +235,11 @@ def _jobs(view: dict) -> list[dict]:
     return [{"slot": t["slot"], "result": t["result"], "current": t["slot"] == view["slot"] and not over,
              "size": ngettext("%(n)s member", "%(n)s members", t["team_size"]) % {"n": t["team_size"]},
              "two": t["fails_needed"] == 2,
-             "res": _("Success") if t["result"] == "success" else
-             ngettext("Foiled (%(n)s sabotage)", "Foiled (%(n)s sabotages)", t["fails"]) % {"n": t["fails"]}
+             "res": {"success": _("Success"), "fail": _("Foiled")}.get(t["result"]),
+             # How many sabotaged, under the word: a job's box is narrow on a TV (a sixth of
+             # the stage), "Foiled (2 sabotages)" ran over its edge.
+             "fails": t["fails"] if t["result"] == "fail" else None,
+             "fails_words": ngettext("%(n)s sabotage", "%(n)s sabotages", t["fails"]) % {"n": t["fails"]}
              if t["result"] == "fail" else None}
             for t in view["track"]]
 
