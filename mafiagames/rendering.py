@@ -439,7 +439,7 @@ def _audience(table: Table, player_id: int, memo: dict) -> dict[str, dict]:
         shared = memo[("audience",)] = {
             "now": {"title": str(now.get("phase_title", "")),
                     "lines": [str(line) for line in now.get("narration", [])[now.get("narration_from", 0):]]},
-            "board": {**board, "in_game": True, "body": board_template},
+            "board": {**board, "audience": True, "body": board_template},
             "poll": audience_poll(game["ruleset"], view)}
     poll = shared["poll"]
     panel = {"in_game": False, "audience": True, "paused": paused(game), "now": shared["now"]}
