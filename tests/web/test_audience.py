@@ -180,3 +180,16 @@ def test_rulesets_open_the_poll_on_their_day():
     assert audience_poll("mafie", {"phase": "team_vote", "round": 4, "players": 5}) == {"key": "job4", "seats": [0, 1, 2, 3, 4]}
     from tests.tiny import presenter as tiny
     assert not hasattr(tiny, "audience_poll")
+
+
+def test_the_audience_in_czech():
+    room, _players = room_with_players(5, language="cs")
+    game = services.start_game(room, seed=1, deal={"roles": FIVE_ROLES, "kmotr": 0})
+    frank = services.join_room(room, "Frank")
+    game = to_team_vote(game)
+    screen = phone(room, frank)
+    assert "Sleduješ hru" in screen["ph-role"] and "Koho podezíráš?" in screen["ph-panel"]
+    assert taps.tap(room, frank.pk, form(action="suspect", poll="job9", seat=1)).message == "Anketa je teď zavřená."
+    assert taps.tap(room, frank.pk, form(action="suspect", poll=f"job{game.state['round']}", seat=1)).status == 204
+    play_mafie(Game.objects.get(pk=game.pk), "mafia")
+    assert "Diváci podezírali Bob 1 hlas" in words(tv(room)["tv-main"])
