@@ -193,3 +193,11 @@ def test_the_audience_in_czech():
     assert taps.tap(room, frank.pk, form(action="suspect", poll=f"job{game.state['round']}", seat=1)).status == 204
     play_mafie(Game.objects.get(pk=game.pk), "mafia")
     assert "Diváci podezírali Bob 1 hlas" in words(tv(room)["tv-main"])
+
+
+def test_the_join_page_says_a_newcomer_watches_the_game_under_way(client):
+    room, _players = room_with_players(5)
+    notice = "A game is under way: you will watch it on your phone and play from the next game."
+    assert notice not in client.get(f"/j/{room.code}/").content.decode()
+    services.start_game(room, seed=1, deal={"roles": FIVE_ROLES, "kmotr": 0})
+    assert notice in client.get(f"/j/{room.code}/").content.decode()
