@@ -15,7 +15,7 @@ from mafiagames import rendering, services, taps
 from mafiagames.models import Game, Suspicion
 from mafiagames.tables import load_table
 
-from .helpers import FIVE_ROLES, room_with_players
+from .helpers import FIVE_ROLES, polish_discussion, room_with_players
 from .test_evening import play_mafie
 
 pytestmark = pytest.mark.django_db
@@ -201,3 +201,16 @@ def test_the_join_page_says_a_newcomer_watches_the_game_under_way(client):
     assert notice not in client.get(f"/j/{room.code}/").content.decode()
     services.start_game(room, seed=1, deal={"roles": FIVE_ROLES, "kmotr": 0})
     assert notice in client.get(f"/j/{room.code}/").content.decode()
+
+
+def test_a_classic_day_polls_the_living_only():
+    """The Polish edition's first day (seat 6 was killed at night): the poll names the living."""
+    room, _players, game = polish_discussion()
+    zoe = services.join_room(room, "Zoe")
+    key = f"day{game.state['round']}"
+    names = [name for _seat, name in poll_buttons(phone(room, zoe))]
+    assert names == [name for seat, name in enumerate(game.names) if seat != 6]
+    dead = taps.tap(room, zoe.pk, form(action="suspect", poll=key, seat=6))
+    assert (dead.status, dead.message) == (400, "Pick a player still in the game.")
+    assert taps.tap(room, zoe.pk, form(action="suspect", poll=key, seat=5)).status == 204
+    assert list(Suspicion.objects.values_list("poll", "seat")) == [(key, 5)]
