@@ -407,6 +407,7 @@ async def test_an_audience_phone_answers_the_poll_over_its_socket_and_the_tv_sho
     tv_frames = [await tv.receive_from()]
     first = await phone.receive_from()
     assert "You are watching" in first and "Who do you suspect?" in first
+    assert "role-name" not in first and "The other detectives" not in first   # never a seat's secrets
     await phone.send_to(text_data=json.dumps({"action": "suspect", "poll": f"job{game.state['round']}", "seat": "2",
                                               "HEADERS": {"HX-Request": "true"}}))
     ack = await receive_until(phone, 'id="flash"')
