@@ -214,3 +214,12 @@ def test_a_classic_day_polls_the_living_only():
     assert (dead.status, dead.message) == (400, "Pick a player still in the game.")
     assert taps.tap(room, zoe.pk, form(action="suspect", poll=key, seat=5)).status == 204
     assert list(Suspicion.objects.values_list("poll", "seat")) == [(key, 5)]
+
+
+def test_the_admin_lists_the_audiences_answers_read_only(admin_client):
+    room, _players, game, (frank,) = mafie_with_late_joiners("Frank")
+    game = to_team_vote(game)
+    assert taps.tap(room, frank.pk, form(action="suspect", poll=f"job{game.state['round']}", seat=2)).status == 204
+    page = admin_client.get(f"/admin/mafiagames/game/{game.pk}/change/").content.decode()
+    assert "Frank" in page and "Carol" in page and "Suspicions" in page
+    assert admin_client.get("/admin/mafiagames/suspicion/add/").status_code == 404   # not registered on its own
