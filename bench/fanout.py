@@ -29,8 +29,10 @@ How the bots play: each room picks a random phone whose #ph-panel offers a move 
 the TV shows (data-speak-key), and submits what a player would (crew of the size in the
 heading, approve 60 %, mafiosi play success).  After the answer the room waits (at most 2 s) until
 the actor's phone and the TV show V before choosing the next move.  When a game ends the host
-starts the next one; spectators are kicked before and re-join after (the server seats every
-phone in the room), which costs server CPU that the table also shows separately (1 room only).
+starts the next one; spectators are kicked before and re-join after (once needed: the server
+seated every phone in the room; since issue 16 it seats the first in the seating order and the
+rest watch, but the bench keeps its measured path), which costs server CPU that the table also
+shows separately (1 room only).
 Setup (seating the phones) is not timed as play.  The server runs with bench/bench_settings.py
 (the app's settings + request errors logged) and PYTHONFAULTHANDLER=1: if it stops answering,
 it is sent SIGABRT so that its Python stacks land in the daphne log, which is printed.

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from engines import registry, replay
 from engines.base import GAME_MASTER, HOST
 
-from .models import Event, Game, Player, Room
+from .models import Event, Game, Player, Room, Suspicion
 from .presenters import presenter, ruleset_words
 from .scoreboard import scoreboard
 
@@ -50,13 +50,28 @@ class EventInline(ReadOnlyMixin, admin.TabularInline):
         return ", ".join(names[s] if 0 <= s < len(names) else str(s) for s in event.audience)
 
 
+class SuspicionInline(ReadOnlyMixin, admin.TabularInline):
+    """The audience's answers to the game's polls (services.suspect): no move, so not in the log."""
+
+    model = Suspicion
+    fields = ("poll", "player", "suspected", "updated")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    @admin.display(description=_("suspected"))
+    def suspected(self, suspicion: Suspicion) -> str:
+        names = suspicion.game.names
+        return names[suspicion.seat] if suspicion.seat < len(names) else str(suspicion.seat)
+
+
 @admin.register(Game)
 class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("id", "room", "ruleset", "player_names", "winner", "started", "duration", "status", "replay_link")
     list_filter = ("ruleset", "status", "started")
     search_fields = ("room__code", "names")
     date_hierarchy = "started"
-    inlines = [EventInline]
+    inlines = [EventInline, SuspicionInline]
     fields = ("room", "ruleset", "options", "seed", "player_names", "status", "winner", "started", "finished",
               "duration", "version", "replay_link")
     readonly_fields = fields

@@ -200,6 +200,27 @@ class Game(models.Model):
             return None
 
 
+class Suspicion(models.Model):
+    """One audience phone's answer to a day's "who do you suspect?" poll (services.suspect).
+
+    Not a move: the engine never sees it.  One row per (game, player, poll): answering again
+    changes the row, so a phone counts once per poll.  The TV shows the totals only once the
+    game is finished."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="suspicions")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="suspicions")
+    poll = models.CharField(max_length=32, help_text="the day it was asked on (presenters.audience_poll)")
+    seat = models.PositiveSmallIntegerField()
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "poll", "player"]
+        constraints = [models.UniqueConstraint(fields=["game", "player", "poll"], name="one_suspicion_per_poll")]
+
+    def __str__(self) -> str:
+        return f"{self.player} suspects seat {self.seat} ({self.poll})"
+
+
 class Event(models.Model):
     """One entry of a game's append-only log, with who may see it."""
 

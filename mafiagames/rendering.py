@@ -29,7 +29,7 @@ from engines import registry
 from engines.base import Option
 
 from . import clock
-from .presenters import BRIEFING_HOST_MOVES, key_of, part, presenter, ruleset_words
+from .presenters import BRIEFING_HOST_MOVES, audience_poll, key_of, part, presenter, ruleset_words
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
 PHONE_FRAGMENTS = ("ph-head", "ph-role", "ph-panel", "ph-board")
@@ -51,6 +51,9 @@ class Table:
     # The evening's scoreboard (scoreboard.py) while no game runs; None during a game (it
     # changes only when one finishes, and nothing is read for it tap by tap).
     scores: dict | None = None
+    # The audience's answers to the polls of the current game (services.suspect):
+    # [{"player", "poll", "seat"}]; a phone shows its own, the TV the totals once it is finished.
+    suspicions: list = field(default_factory=list)
 
 
 def flash(message: str, kind: str = "error", version: int | None = None) -> str:
@@ -102,6 +105,7 @@ def _game_context(table: Table, view: dict) -> dict:
         # is listed under them, as the next game will seat them.
         seated = set(game["seats"])
         context["joined_since"] = [p for p in table.players if p["id"] not in seated]
+        context["audience_suspected"] = audience_suspected(table.suspicions, game["names"])
     elif game["status"] == "abandoned":
         context["ended_reveal"] = _when_used(lambda: ended_reveal(game))
     # The stage's mood (app.css): the presenter's word, else night while its ``night`` is on.
@@ -110,6 +114,17 @@ def _game_context(table: Table, view: dict) -> dict:
                    tpl=pres.TEMPLATE_DIR, game_status=game["status"], deadline=deadline(game),
                    paused=paused(game), time_left=frozen_time_left(game))
     return context
+
+
+def audience_suspected(suspicions: list[dict], names: list[str]) -> list[dict]:
+    """The audience's totals for the finished game's TV (issue 16): each player they named, with
+    how many answers named them over all the game's polls, most suspected first (then in seat
+    order).  Only ever shown once the game is over: during it they are nobody's business."""
+    counts: dict[int, int] = {}
+    for row in suspicions:
+        counts[row["seat"]] = counts.get(row["seat"], 0) + 1
+    return [{"name": names[seat], "count": count}
+            for seat, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
 
 
 def ended_reveal(game: dict) -> list[dict]:
@@ -175,7 +190,10 @@ def _when_used(make):
 
 
 def _base_context(table: Table) -> dict:
-    return {"code": table.code, "players": table.players, "ruleset": registry.get(table.ruleset),
+    ruleset = registry.get(table.ruleset)
+    # Beyond the ruleset's maximum the last in the seating order watch (services.start_game).
+    return {"code": table.code, "players": table.players, "ruleset": ruleset,
+            "watchers": max(0, len(table.players) - ruleset.max_players),
             "rulesets": registry.all(),
             "option_rows": _when_used(lambda: _option_rows(table.ruleset, table.options))}
 
@@ -294,7 +312,7 @@ def _tv_host(table: Table, kept: dict, memo: dict, host: bool, seat_help: dict |
     else:
         ruleset = registry.get(table.ruleset)
         context.update(host_parts=_parts(kept, table.language, {"seats": _seat_pieces(table)}),
-                       can_start=ruleset.min_players <= len(table.players) <= ruleset.max_players)
+                       can_start=len(table.players) >= ruleset.min_players)   # beyond the maximum: an audience
     return context
 
 
@@ -375,9 +393,7 @@ def _tv(table: Table, host: bool, memo: dict, kept: dict) -> dict[str, str]:
 
 
 def _idle_panel(table: Table, ended: bool) -> dict:
-    """A phone without a seat: a watcher's fixed text, or the lobby (the ruleset, who joined)."""
-    if table.game and table.game["status"] == "running":
-        return {"in_game": False, "spectating": True}
+    """A phone without a seat outside a running game: the lobby (the ruleset, who joined)."""
     return {"in_game": False, "ended_by_host": ended, "ruleset": {"title": registry.get(table.ruleset).title},
             "players": [{"name": p["name"]} for p in table.players]}
 
@@ -390,15 +406,50 @@ def _seated(table: Table, seat: int, memo: dict) -> dict[str, dict]:
     view = registry.get(game["ruleset"]).view(game["state"], seat)
     clock = {"deadline": deadline(game), "time_left": frozen_time_left(game)}
     fragments = pres.phone_fragments(view, game["names"], clock)
-    board = memo.get(("phone board",))
-    if board is None:   # the same for every phone: made once per version, of the TV's view
-        board = memo[("phone board",)] = pres.phone_board(_public_view(table, memo), game["names"])
-    fragments["board"] = board
+    fragments["board"] = _phone_board(table, memo)
     # The briefing (engines/briefing.py) is every ruleset's: phone.html shows it above the panel.
     panel = {"paused": paused(game), **briefing_panel(view, seat)}
     shell = {"role": {}, "panel": panel, "board": {}}
     return {f"ph-{name}": {**context, **shell[name], "in_game": True, "body": template}
             for name, (template, context) in fragments.items()}
+
+
+def _phone_board(table: Table, memo: dict) -> tuple[str, dict]:
+    """The phones' board (the presenter's ``phone_board``): the same for every phone, seated or
+    watching, made once per version of the TV's view."""
+    board = memo.get(("phone board",))
+    if board is None:
+        board = memo[("phone board",)] = presenter(table.game["ruleset"]).phone_board(
+            _public_view(table, memo), table.game["names"])
+    return board
+
+
+def _audience(table: Table, player_id: int, memo: dict) -> dict[str, dict]:
+    """An audience phone during a game (issue 16: a player of the room without a seat in it):
+    "you are watching", what happens now and the phones' board — all made of the TV's view, the
+    same for every watcher — and the day's poll with this phone's own answer.  Never a seat's
+    view: nothing here can be a secret."""
+    game = table.game
+    pres, names = presenter(game["ruleset"]), game["names"]
+    view = _public_view(table, memo)
+    shared = memo.get(("audience",))
+    if shared is None:   # made once per version for every watcher
+        now = pres.present(view, names)
+        board_template, board = _phone_board(table, memo)
+        shared = memo[("audience",)] = {
+            "now": {"title": str(now.get("phase_title", "")),
+                    "lines": [str(line) for line in now.get("narration", [])[now.get("narration_from", 0):]]},
+            "board": {**board, "audience": True, "body": board_template},
+            "poll": audience_poll(game["ruleset"], view)}
+    poll = shared["poll"]
+    panel = {"in_game": False, "audience": True, "paused": paused(game), "now": shared["now"]}
+    if poll is not None:
+        mine = next((row["seat"] for row in table.suspicions
+                     if row["player"] == player_id and row["poll"] == poll["key"]), None)
+        panel["poll"] = {"key": poll["key"], "mine": names[mine] if mine is not None else "",
+                         "choices": [{"seat": seat, "name": names[seat], "mine": seat == mine}
+                                     for seat in poll["seats"]]}
+    return {"ph-role": {"in_game": False, "audience": True}, "ph-panel": panel, "ph-board": shared["board"]}
 
 
 def briefing_panel(view: dict, seat: int) -> dict:
@@ -424,6 +475,8 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
     ended = bool(game and game["status"] == "abandoned")
     if game and not ended and player_id in game["seats"]:
         contexts = _in_language(table.language, lambda: _seated(table, game["seats"].index(player_id), memo))
+    elif game and game["status"] == "running":
+        contexts = _in_language(table.language, lambda: _audience(table, player_id, memo))
     else:
         contexts = {"ph-role": {"in_game": False}, "ph-board": {"in_game": False}, "ph-panel": _idle_panel(table, ended)}
     contexts["ph-head"] = {"player": {"name": me["name"]} if me else None, "code": table.code}

@@ -23,8 +23,10 @@ from engines.base import Event as EngineEvent
 from . import db, notify
 from .clock import due_in
 from .models import (
-    CLAIM_WAIT, NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Claim, Event, Game, Player, Room, game_dict, new_token,
+    CLAIM_WAIT, NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Claim, Event, Game, Player, Room, Suspicion, game_dict,
+    new_token,
 )
+from .presenters import audience_poll
 from .text import unshowable
 
 
@@ -270,13 +272,16 @@ def start_game(room: Room, seed: int | None = None, deal: dict | None = None) ->
         room = _lobby_room(room)
         ruleset = registry.get(room.ruleset)
         players = list(room.players.all())
-        if not ruleset.min_players <= len(players) <= ruleset.max_players:
+        if len(players) < ruleset.min_players:
             raise ServiceError(
                 "player_count",
                 _("%(title)s needs %(min)d to %(max)d players; %(n)d joined.")
                 % {"title": ruleset.title, "min": ruleset.min_players, "max": ruleset.max_players,
                    "n": len(players)},
             )
+        # Beyond the ruleset's maximum the last in the seating order watch: they are the
+        # audience of this game (issue 16), and the host's order decides who plays.
+        players = players[:ruleset.max_players]
         options = resolve_options(ruleset, room.options)
         seed = secrets.randbits(62) if seed is None else seed
         state, events = ruleset.setup(len(players), options, seed, deal)
@@ -371,6 +376,27 @@ def host_for_seat(room: Room, action: dict, *, expected_turn: int | None) -> Gam
                            % {"name": game.names[seat]})
         game.room = room
         return _apply(game, HOST, action, expected_turn, None)
+
+
+# --- the audience (issue 16): a player of the room without a seat in its running game ----------
+
+def suspect(room: Room, player_id: int, poll: str, seat: int) -> int:
+    """An audience phone's answer to the day's "who do you suspect?": kept beside the game, never
+    a move (the engine's state is untouched).  One answer per phone per poll; answering again
+    replaces it.  The room's new version (the phone shows its answer)."""
+    with transaction.atomic():
+        game = _running_game_of(room)
+        if not Player.objects.filter(pk=player_id, room=room).exists():
+            raise Forbidden("not_in_room", _("You are not in this room. Join again."))
+        if game.seat_of(player_id) is not None:
+            raise Forbidden("seated", _("You are playing in this game: the poll is for the audience."))
+        open_now = audience_poll(game.ruleset, registry.get(game.ruleset).view(game.state, None))
+        if open_now is None or open_now["key"] != poll:
+            raise Conflict("no_poll", _("The poll is closed now."))
+        if seat not in open_now["seats"]:
+            raise ServiceError("bad_suspect", _("Pick a player still in the game."))
+        Suspicion.objects.update_or_create(game=game, player_id=player_id, poll=poll, defaults={"seat": seat})
+        return changed(room)
 
 
 # --- pause (an operational step of the host, not a rule: no engine action) ------------------
@@ -478,5 +504,5 @@ __all__ = [
     "Conflict", "EngineError", "IllegalAction", "ServiceError", "StaleVersion", "abandon_game", "answer_claim",
     "ask_for_seat", "clean_name", "clock_move", "collect_seat", "configure", "create_room", "host_for_seat",
     "host_move", "join_room", "kick", "move_player", "name_key", "pause_game", "resume_game", "seat_cap", "set_locked",
-    "set_presence", "start_game", "submit", "submit_for_player",
+    "set_presence", "start_game", "submit", "submit_for_player", "suspect",
 ]

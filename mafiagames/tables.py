@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .models import Claim, Game, Room, game_dict
+from .models import Claim, Game, Room, Suspicion, game_dict
 from .rendering import Table
 from .scoreboard import scoreboard
 
@@ -16,6 +16,11 @@ def load_table(room: Room) -> Table:
     game = room.current_game()
     # The evening's scoreboard, between games only: one query, none while a game runs.
     scores = scoreboard(Game.objects.scored(room.pk)) if game and game.status != Game.Status.RUNNING else None
+    # The audience's answers (rendering.Table.suspicions): only a room with a player outside
+    # the game can have any, so most loads ask nothing.
+    suspicions = (list(Suspicion.objects.filter(game=game).values("player", "poll", "seat"))
+                  if game and any(p["id"] not in game.seats for p in players) else [])
     return Table(code=room.code, language=room.language, ruleset=room.ruleset, options=room.options,
                  players=players, game=game_dict(game) if game else None,
-                 version=room.version, claims=claims, locked=room.locked, scores=scores)
+                 version=room.version, claims=claims, locked=room.locked, scores=scores,
+                 suspicions=suspicions)

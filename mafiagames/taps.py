@@ -16,7 +16,7 @@ from engines.base import EngineError, MalformedAction
 
 from . import db, services
 from .models import Room
-from .presenters import FormError, error_message, parse_tap
+from .presenters import FormError, error_message, form_seat, parse_tap
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,8 @@ def form_from_json(data: dict) -> QueryDict:
 def tap(room: Room, player_id: int, form) -> TapResult:
     """Apply the action ``form`` describes for the player's seat; never raises for bad input."""
     with translation.override(room.language):
+        if form.get("action") == SUSPECT:
+            return suspect(room, player_id, form)
         try:
             turn = int(form.get("turn", ""))
         except (TypeError, ValueError):
@@ -55,6 +57,26 @@ def tap(room: Room, player_id: int, form) -> TapResult:
         except EngineError as exc:
             return refused(room.ruleset, exc)
         return TapResult(204, "", game.room_version)
+
+
+# An audience phone's answer to the day's poll (services.suspect): not a move of the game.
+SUSPECT = "suspect"
+
+
+def suspect(room: Room, player_id: int, form) -> TapResult:
+    """The poll's tap: ``poll`` (the day it was asked on) and ``seat`` (whom)."""
+    poll = form.get("poll")
+    try:
+        seat = form_seat(form.get("seat"))
+    except FormError as exc:
+        return TapResult(400, str(exc))
+    if not poll:
+        return TapResult(400, _("That request was malformed."))
+    try:
+        version = services.suspect(room, player_id, poll, seat)
+    except services.ServiceError as exc:
+        return TapResult(exc.status, exc.message)
+    return TapResult(204, "", version)
 
 
 def refused(slug: str, exc: EngineError) -> TapResult:

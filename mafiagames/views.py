@@ -127,7 +127,9 @@ def _join_page(request: HttpRequest, room: Room, error: str = "", status: int = 
     # The name typed is taken: offer to ask the host for that seat.
     taken = next((p for p in players if error and p.name_key == services.name_key(name)), None)
     return render(request, "join.html", {"room": room, "error": error, "name": name, "players": players,
-                                         "taken": taken, "heading": _join_heading(room)}, status=status)
+                                         "taken": taken, "heading": _join_heading(room),
+                                         # who joins now is the audience of the running game (issue 16)
+                                         "under_way": room.games.running().exists()}, status=status)
 
 
 def _join_heading(room: Room) -> str:

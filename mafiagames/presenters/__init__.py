@@ -95,6 +95,8 @@ OPTIONAL = {
     "proxy_label": None,     # (move, names) → the words of a choice the host makes for a seat
     "tv_parts": None,        # (view, context) → the TV's pieces, each rendered once per distinct context
     "ADVANCED_OPTIONS": frozenset(),   # option keys the host's settings fold under "Advanced"
+    # (public view) → the audience's poll open now, {"key", "seats"}, or None (``audience_poll``)
+    "audience_poll": None,
 }
 
 
@@ -144,6 +146,17 @@ def ruleset_words(slug: str, name: str):
 def part(slug: str, name: str):
     """An optional part of a ruleset's presenter (``OPTIONAL``), or what stands in for it."""
     return getattr(presenter(slug), name, OPTIONAL[name])
+
+
+def audience_poll(slug: str, view: dict) -> dict | None:
+    """The audience's "who do you suspect?" poll open now (issue 16), or None: read off the TV's
+    view (seat None) by the ruleset's presenter, so it can only depend on what is public.
+
+    ``{"key": the day it belongs to (one answer per phone per key), "seats": whom one may
+    name (the living, in seat order)}``.  Each ruleset decides what "a day's vote" is
+    (docs/rules/); a ruleset without ``audience_poll`` has no poll."""
+    poll = part(slug, "audience_poll")
+    return poll(view) if poll is not None else None
 
 
 class FormError(ValueError):

@@ -70,6 +70,12 @@ def test_tv_and_five_phones_play_mafie_to_a_winner(live_daphne, browser, output_
     expect(tv.locator("#tv-main")).to_have_class(re.compile("mood-night"))   # a secret step: the night's look
     watch.see()
 
+    # Frank joins after the start: he is the audience (issue 16), his phone the public board.
+    frank = join_phone(browser, join_url, "Frank", width=360, welcome=("#ph-role", "You are watching"))
+    expect(frank.locator("#ph-board .track")).to_be_visible()
+    expect(frank.locator("#ph-panel .audience-poll")).to_have_count(0)   # no crew vote yet
+    frank.screenshot(path=str(output_dir / "audience-board-360.png"), full_page=True)
+
     roles = [peek_role(phone) for phone in phones]
     assert sorted(roles) == ["Detective"] * 2 + ["Mafioso"] * 3
     for phone in phones:
@@ -82,6 +88,12 @@ def test_tv_and_five_phones_play_mafie_to_a_winner(live_daphne, browser, output_
         watch.see()
         kmotr_proposes(tv, phones)
         watch.see()
+        if not jobs:   # the first crew vote: the audience's poll is open; Frank suspects Bob
+            frank.click("#ph-panel .audience-poll button:text-is('Bob')")
+            expect(frank.locator("#ph-panel .audience-poll")).to_contain_text("You suspect Bob.")
+            expect(frank.locator("#ph-panel .audience-poll button[aria-pressed=true]")).to_have_text("Bob")
+            frank.screenshot(path=str(output_dir / "audience-poll-360.png"), full_page=True)
+            expect(tv.locator("body")).not_to_contain_text("suspect")   # nothing of it on the TV meanwhile
         everyone_approves(tv, phones)
         expect(tv.locator("#tv-main")).to_contain_text("Waiting for")
         watch.see()
@@ -104,6 +116,10 @@ def test_tv_and_five_phones_play_mafie_to_a_winner(live_daphne, browser, output_
     winner = tv.locator("#tv-main .result h2").inner_text()
     won = [p for p in phones if "You won!" in p.locator("#ph-panel").inner_text()]
     assert len(won) == (3 if "Mafia" in winner else 2)
+    # The audience's totals, on the finished TV only (checked on both stages by watch.see()).
+    for page in tvs:
+        expect(page.locator("#tv-main .audience-result")).to_contain_text("The audience suspected")
+        expect(page.locator("#tv-main .audience-result li")).to_have_text(["Bob 1 vote"])
     watch.see()
     tv.screenshot(path=str(output_dir / "tv.png"))
     phones[0].screenshot(path=str(output_dir / "phone.png"))

@@ -392,3 +392,33 @@ async def test_a_flooding_socket_is_closed_and_others_are_still_answered():
     await other.disconnect()
     await flooder.wait()
     assert await database_sync_to_async(connections)(players[0]) == 0
+
+
+async def test_an_audience_phone_answers_the_poll_over_its_socket_and_the_tv_shows_nothing_of_it():
+    """Issue 16: a phone that joined during the game watches; its poll tap goes over its socket
+    like any tap, is acknowledged, marks its answer; the TV's frames say nothing of it."""
+    from .test_audience import mafie_with_late_joiners, to_team_vote
+
+    room, _players, game, (frank,) = await database_sync_to_async(mafie_with_late_joiners)("Frank")
+    game = await database_sync_to_async(to_team_vote)(game)
+    tv, phone = tv_socket(room), phone_socket(frank)
+    for socket in (tv, phone):
+        assert (await socket.connect())[0]
+    tv_frames = [await tv.receive_from()]
+    first = await phone.receive_from()
+    assert "You are watching" in first and "Who do you suspect?" in first
+    assert "role-name" not in first and "The other detectives" not in first   # never a seat's secrets
+    await phone.send_to(text_data=json.dumps({"action": "suspect", "poll": f"job{game.state['round']}", "seat": "2",
+                                              "HEADERS": {"HX-Request": "true"}}))
+    ack = await receive_until(phone, 'id="flash"')
+    assert 'class="flash clear"' in ack
+    assert "You suspect Carol." in await receive_until(phone, "You suspect")
+    await phone.send_to(text_data=json.dumps({"action": "suspect", "poll": "job9", "seat": "2"}))
+    assert "The poll is closed now." in await receive_until(phone, 'id="flash"')
+    # A vote after the answers: every TV frame up to the version it made, none about the poll.
+    voted = await database_sync_to_async(services.submit)(game.pk, 0, {"type": "vote", "approve": True})
+    while not tv_frames or marker(tv_frames[-1]) < voted.room_version:
+        tv_frames.append(await tv.receive_from(timeout=5))
+    assert not any("suspect" in frame.lower() or "audience" in frame.lower() for frame in tv_frames)
+    for socket in (tv, phone):
+        await socket.disconnect()

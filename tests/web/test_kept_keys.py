@@ -81,8 +81,12 @@ def whole_context(table: Table, screen) -> dict:
         view = registry.get(game["ruleset"]).view(game["state"], screen)
         context.update(rendering._game_context(table, view), in_game=True, seat=screen)
         context.update(rendering.briefing_panel(view, screen))
+    elif game and game["status"] == "running":   # the audience: everything its fragments could show
+        for fragment in rendering._audience(table, 999, {}).values():
+            context.update(fragment)
+        context.update(in_game=False, audience=True)
     else:
-        context.update(in_game=False, ended_by_host=ended, spectating=bool(game) and game["status"] == "running")
+        context.update(in_game=False, ended_by_host=ended)
     return context
 
 

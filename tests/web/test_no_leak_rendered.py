@@ -15,6 +15,7 @@ import random
 import pytest
 
 from engines import registry
+from mafiagames.presenters import audience_poll
 from mafiagames.rendering import Table, phone_screen, tv_screen
 from tests.engines.knowledge import KNOWLEDGE
 from tests.engines.playthrough import option_combinations, random_playthrough
@@ -23,14 +24,22 @@ NAMES = ["Alice", "Bob", "<b>Carol</b>", "Dave", "Erin", "Frank", "Grace", "Heid
          *(f"Player {i}" for i in range(11, 22))]
 
 
+# A player of the room without a seat in the game: the audience (issue 16), who answered the
+# day's poll if one is open (else an earlier day's, for the finished TV's totals).
+AUDIENCE = 99
+
+
 def table_for(ruleset, state, players: int, language: str) -> Table:
     seats = list(range(100, 100 + players))
+    poll = audience_poll(ruleset.slug, ruleset.view(state, None)) or {"key": "day1", "seats": [0]}
     return Table(code="TEST", language=language, ruleset=ruleset.slug, options=state.get("options", {}),
-                 players=[{"id": pid, "name": NAMES[i], "connected": True} for i, pid in enumerate(seats)],
+                 players=[*({"id": pid, "name": NAMES[i], "connected": True} for i, pid in enumerate(seats)),
+                          {"id": AUDIENCE, "name": "<i>Zoe</i>", "connected": True}],
                  game={"id": 1, "ruleset": ruleset.slug, "state": state, "version": 7,
                        "names": NAMES[:players], "seats": seats,
                        # as services writes it: a game with an outcome is finished (the TV shows the result)
-                       "status": "running" if ruleset.outcome(state) is None else "finished"})
+                       "status": "running" if ruleset.outcome(state) is None else "finished"},
+                 suspicions=[{"player": AUDIENCE, "poll": poll["key"], "seat": poll["seats"][-1]}])
 
 
 def screens(ruleset, state, players, language):
@@ -38,6 +47,7 @@ def screens(ruleset, state, players, language):
     yield None, tv_screen(table, host=True)
     for seat in range(players):
         yield seat, phone_screen(table, 100 + seat)
+    yield AUDIENCE, phone_screen(table, AUDIENCE)
 
 
 def spread(states: list, most: int = 40) -> list:
@@ -73,6 +83,12 @@ def test_rendered_fragments_are_identical_for_states_the_viewer_cannot_tell_apar
             real = table_for(ruleset, state, play.players, language)
             shared = {}  # as in production: one memo for every screen of a room version,
             tv_screen(real, host=False, memo=shared)  # and one kept across the room's versions
+            # The audience sees what the TV may show, nothing more: its phone is the same for
+            # every state the TV cannot tell apart.
+            watching = phone_screen(real, AUDIENCE, memo=shared, kept=kept)
+            for variant in knowledge.variants(state, None, rng)[:2]:
+                assert phone_screen(table_for(ruleset, variant, play.players, language), AUDIENCE) == watching, \
+                    f"the audience's phone leaks in {play} at phase {state.get('phase')}"
             for seat in range(play.players):
                 mine = phone_screen(real, 100 + seat, memo=shared, kept=kept)
                 for variant in knowledge.variants(state, seat, rng)[:1]:
@@ -110,3 +126,5 @@ def test_fragments_kept_across_versions_equal_fresh_renderings(ruleset):
             for seat in range(play.players):
                 assert phone_screen(table, 100 + seat, memo=memo, kept=kept) == phone_screen(table, 100 + seat), \
                     f"seat {seat} shows a stale fragment in {play} at phase {state.get('phase')}"
+            assert phone_screen(table, AUDIENCE, memo=memo, kept=kept) == phone_screen(table, AUDIENCE), \
+                f"the audience shows a stale fragment in {play} at phase {state.get('phase')}"

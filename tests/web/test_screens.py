@@ -122,9 +122,11 @@ def test_kept_phone_panels_outside_a_game_follow_the_lobby():
     players = [*players, {"id": 2, "name": "Bob", "connected": True}]
     assert "Bob" in panel(players)
     assert "Mafia" in panel(players, "granna") and "Mafie" in panel(players, "mafie")
-    running = {"id": 7, "ruleset": "mafie", "state": {}, "version": 3, "names": ["Cyd"], "seats": [3],
-               "status": "running", "clock_started": None}
-    assert "A game is under way" in panel(players, game=running)
+    mafie = registry.get("mafie")
+    state, _events = mafie.setup(5, {o.key: o.default for o in mafie.options()}, seed=1)
+    running = {"id": 7, "ruleset": "mafie", "state": state, "version": 3, "names": ["Cyd", "Di", "Ed", "Flo", "Gus"],
+               "seats": [3, 4, 5, 6, 7], "status": "running", "clock_started": None}
+    assert "audience-now" in panel(players, game=running)   # the audience's panel: what happens now
     assert "Bob" in panel(players, game={**running, "status": "finished"})
 
 

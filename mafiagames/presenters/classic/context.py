@@ -4,6 +4,8 @@ presenters/__init__.py)."""
 
 from __future__ import annotations
 
+from engines.classic.table import DEFENCE, DISCUSSION, FINAL_VOTE, RE_DISCUSSION, RE_VOTE, VOTE
+
 from .. import narrated, pick
 from .words import (
     CAUSES, KIDS, KIDS_CAUSES, KIDS_HELP, KIDS_STEP_NAMES, PHASE_TITLES, REASONS, ROLE_HELP,
@@ -15,6 +17,8 @@ TEMPLATE_DIR = "engines/classic"
 
 
 NIGHT_STEPS = ("agent", "doctor", "mafia", "wizard")
+# The day, from its discussion to its last vote (rules B.2.1, B.2.2): the audience's poll is open.
+DAY_PHASES = (DISCUSSION, VOTE, DEFENCE, FINAL_VOTE, RE_DISCUSSION, RE_VOTE)
 
 
 def present(view: dict, names: list[str]) -> dict:
@@ -202,3 +206,12 @@ def phone_board(view: dict, names: list[str]) -> tuple[str, dict]:
     return f"{TEMPLATE_DIR}/phone_board.html", {
         "v": {"round": view["round"]}, "rows": dead, "living": [row["name"] for row in context["living"]],
         **pick(context, ("last_vote",))}
+
+
+def audience_poll(view: dict) -> dict | None:
+    """The audience's poll (presenters.audience_poll): open all day, from the discussion to the
+    day's last vote, one per day (the round); the living may be named (docs/rules/classic-mafia.md,
+    "The audience")."""
+    if view["phase"] not in DAY_PHASES:
+        return None
+    return {"key": f"day{view['round']}", "seats": [seat for seat, info in enumerate(view["seats"]) if info["alive"]]}

@@ -8,11 +8,11 @@ each template gets), ``forms`` (a submitted form into an action).  This package 
 presenter contract (presenters/__init__.py).
 """
 
-from .context import TEMPLATE_DIR, present, phone_fragments, phone_board, tv_parts
+from .context import TEMPLATE_DIR, audience_poll, present, phone_fragments, phone_board, tv_parts
 from .forms import parse_action
 from .words import ERRORS, narrate, role_text, role_words, side_words, OPTION_LABELS, OPTION_CHOICES, proxy_label
 
 __all__ = [
-    "TEMPLATE_DIR", "ERRORS", "present", "narrate", "parse_action", "phone_fragments", "phone_board",
+    "TEMPLATE_DIR", "audience_poll", "ERRORS", "present", "narrate", "parse_action", "phone_fragments", "phone_board",
     "role_text", "role_words", "side_words", "OPTION_LABELS", "OPTION_CHOICES", "proxy_label", "tv_parts",
 ]

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engines.mafie.plot_cards import WINDOWS
+from engines.mafie.tables import TEAM_VOTE
 
 from .. import narrated
 from .words import PHASE_TITLES, PLOT_CARD_NAMES, PLOT_WINDOW_TITLES, REASONS, ROLE_NAMES, TEAM_NAMES, narrate
@@ -334,3 +335,12 @@ def _panel_context(view: dict, names: list[str]) -> dict:
         plot["mine"] = [{"name": _card_name(h)} for h in view["plot"]["held"] if h["holder"] == me["seat"]]
         context["plot"] = plot
     return context
+
+
+def audience_poll(view: dict) -> dict | None:
+    """The audience's poll (presenters.audience_poll): Mafie has no day and nobody leaves, so a
+    "day" is a job (the round): the poll opens at each of its crew votes, one answer per job,
+    and anyone may be named (docs/rules/mafie.md, "The audience")."""
+    if view["phase"] != TEAM_VOTE:
+        return None
+    return {"key": f"job{view['round']}", "seats": list(range(view["players"]))}

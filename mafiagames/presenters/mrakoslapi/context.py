@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi import day as D
+from engines.mrakoslapi.state import DAY
 
 from .. import narrated, pick
 from .words import (
@@ -273,3 +274,13 @@ def phone_board(view: dict, names: list[str]) -> tuple[str, dict]:
         "rows": [{key: row[key] for key in ("alive", "muted", "name")}
                  for row in context["rows"] if not row["alive"] or row["muted"]],
         "living": [row["name"] for row in context["living"]], **pick(context, ("phase_title", "morning"))}
+
+
+def audience_poll(view: dict) -> dict | None:
+    """The audience's poll (presenters.audience_poll): open while the day's accusations, defence
+    and votes are (``OPEN_STATES``), one per day; the living may be named
+    (docs/rules/mrakoslapi.md, "The audience")."""
+    day = view["day"]
+    if view["phase"] != DAY or day is None or day["state"] not in D.OPEN_STATES:
+        return None
+    return {"key": f"day{day['day']}", "seats": [row["seat"] for row in view["seats"] if row["alive"]]}
