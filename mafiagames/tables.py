@@ -18,4 +18,6 @@ def load_table(room: Room) -> Table:
     scores = scoreboard(Game.objects.scored(room.pk)) if game and game.status != Game.Status.RUNNING else None
     return Table(code=room.code, language=room.language, ruleset=room.ruleset, options=room.options,
                  players=players, game=game_dict(game) if game else None,
-                 version=room.version, claims=claims, locked=room.locked, scores=scores)
+                 version=room.version, claims=claims, locked=room.locked, scores=scores,
+                 host_phone=by_id.get(room.host_player_id), host_offer=by_id.get(room.host_offer_id),
+                 host_generation=room.host_generation)
