@@ -334,15 +334,16 @@ def _phone_host(table: Table, player_id: int, kept: dict, memo: dict) -> dict:
     (settings, bar, door: the same pieces, so one place decides what a host may do).  Public
     facts only, as on the TV; every other phone's section is empty."""
     if table.host_offer and table.host_offer["id"] == player_id:
-        return {"offer": True, "code": table.code}
+        return {"offered_to_me": True, "code": table.code}
     if not (table.host_phone and table.host_phone["id"] == player_id):
         return {}
     settings_ctx = _tv_settings(table, kept, True)
     bar = _tv_host(table, kept, memo, True, _seat_help(table, kept, memo))
-    return {"host": True,
-            "settings": settings_ctx["host_parts"]["settings"] if settings_ctx else "",
-            "bar": _render(kept, table.language, "screens/host_bar.html", bar),
-            "door": _render(kept, table.language, "screens/host_door.html", _tv_door(table, True))}
+    # Keys of their own (not "host"): a phone's other fragments know nothing of hosting.
+    return {"hosting": True,
+            "host_settings": settings_ctx["host_parts"]["settings"] if settings_ctx else "",
+            "host_bar": _render(kept, table.language, "screens/host_bar.html", bar),
+            "host_door": _render(kept, table.language, "screens/host_door.html", _tv_door(table, True))}
 
 
 def scoreboard_context(scores: dict) -> dict:
