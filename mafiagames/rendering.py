@@ -288,11 +288,13 @@ def _public_view(table: Table, memo: dict) -> dict:
 
 def _tv_host(table: Table, kept: dict, memo: dict, host: bool, seat_help: dict | None) -> dict:
     """The host's bar: in a game his moves, a choice for an absent seat, pause and end; in the
-    lobby the seating and the start button.  A TV without the controls says whose phone has them."""
+    lobby the seating and the start button; handing the controls to a phone.  A TV without the
+    controls says whose phone has them."""
     game = table.game
     if not host:
         return {"host_phone": table.host_phone["name"]} if table.host_phone else {}
-    context = {"host": True, "in_game": bool(game), "game_status": game and game["status"], "code": table.code}
+    context = {"host": True, "in_game": bool(game), "game_status": game and game["status"], "code": table.code,
+               **_hand_over(table)}
     if game and game["status"] == "running":
         view = _public_view(table, memo)
         context.update(paused=paused(game), turn=view.get("turn"), seat_help=seat_help,
@@ -305,13 +307,15 @@ def _tv_host(table: Table, kept: dict, memo: dict, host: bool, seat_help: dict |
 
 
 def _tv_door(table: Table, host: bool) -> dict:
-    """Who may come in (the host's alone): requests for a seat, the lock; and whose phone the host
-    may hand the controls to (services.offer_host): a connected player's, not the one hosting."""
-    if not host:
-        return {}
+    """Who may come in (the host's alone): requests for a seat, the lock."""
+    return {"host": True, "code": table.code, "claims": table.claims, "locked": table.locked} if host else {}
+
+
+def _hand_over(table: Table) -> dict:
+    """Whose phone the host may hand the controls to (services.offer_host): a connected player's,
+    not the one hosting; and whom they are offered to, waiting for that phone's answer."""
     hosting = table.host_phone and table.host_phone["id"]
-    return {"host": True, "code": table.code, "claims": table.claims, "locked": table.locked,
-            "offer_to": [{"id": p["id"], "name": p["name"]} for p in table.players if p["connected"] and p["id"] != hosting],
+    return {"offer_to": [{"id": p["id"], "name": p["name"]} for p in table.players if p["connected"] and p["id"] != hosting],
             "offered": table.host_offer and table.host_offer["name"]}
 
 
