@@ -74,6 +74,14 @@ def test_the_host_hands_the_controls_to_a_phone(live_daphne, browser, output_dir
     expect(bob.locator("#ph-host button.start")).to_have_text("Start the next game")
     check_stages(tvs, "handover-no-host-result", output_dir)
 
-    # The old host browser has no controls after a reload either: its cookie is dead.
+    # The old host browser has no controls after a reload either: its cookie is dead, and a host
+    # command it posts (as its page would, with its CSRF token) is refused.
     tv.reload()
     no_controls(tv)
+    status = tv.evaluate("""async (code) => {
+      const token = JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRFToken'];
+      const answer = await fetch(`/r/${code}/host`, {method: 'POST', headers: {'X-CSRFToken': token},
+                                                    body: new URLSearchParams({command: 'lock'})});
+      return [answer.status, await answer.text()]; }""", tv.locator(".tv-join .code").inner_text())
+    assert status[0] == 403 and "Only the host can do that." in status[1]   # refused as no host (not by CSRF)
+    expect(bob.locator("#ph-host button[value=lock]")).to_be_visible()   # the room stays open
