@@ -308,8 +308,10 @@ class ScreenConsumer(AsyncWebsocketConsumer):
 class TvConsumer(ScreenConsumer):
     """The public board. Anyone may watch it; only the host's browser gets the controls."""
 
+    host_generation: int | None = None
+
     def identify(self, room, cookies):
-        self.host = seating.is_host(room, cookies)
+        self.host_generation = seating.tv_host_generation(room, cookies)
         return None
 
     async def tap(self, message: dict):
@@ -320,7 +322,10 @@ class TvConsumer(ScreenConsumer):
     def render(self, snap):
         if snap.table is None:
             return None
-        return rendering.tv_screen(snap.table, host=self.host, memo=snap.memo, kept=snap.kept)
+        # Decided at every render, not once at connect: a handover to a phone takes the controls
+        # off this TV live (seating.tv_host_generation).
+        host = self.host_generation is not None and self.host_generation == snap.table.host_generation
+        return rendering.tv_screen(snap.table, host=host, memo=snap.memo, kept=snap.kept)
 
 
 class PhoneConsumer(ScreenConsumer):

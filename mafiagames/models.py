@@ -39,6 +39,15 @@ class Room(models.Model):
     language = models.CharField(max_length=8, default="en")
     ruleset = models.CharField(max_length=32, default="mafie")
     options = models.JSONField(default=dict, blank=True)
+    # Host from a phone (services.offer_host): the player the host offered the controls to, until
+    # that phone accepts or declines; once accepted, the player whose phone hosts.  Each accepted
+    # handover rotates ``host_token`` and counts ``host_generation``: a TV that hosted under an
+    # older generation loses its controls live (consumers.TvConsumer), its cookie no longer works.
+    host_offer = models.ForeignKey("Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                   editable=False)
+    host_player = models.ForeignKey("Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                    editable=False)
+    host_generation = models.PositiveIntegerField(default=0, editable=False)
     # Grows with every change anyone could see (lobby, presence, game): the key of every cached screen.
     version = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)

@@ -32,7 +32,7 @@ from . import clock
 from .presenters import BRIEFING_HOST_MOVES, audience_poll, key_of, part, presenter, ruleset_words
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
-PHONE_FRAGMENTS = ("ph-head", "ph-role", "ph-panel", "ph-board")
+PHONE_FRAGMENTS = ("ph-head", "ph-role", "ph-panel", "ph-board", "ph-host")
 
 
 @dataclass
@@ -54,6 +54,12 @@ class Table:
     # The audience's answers to the polls of the current game (services.suspect):
     # [{"player", "poll", "seat"}]; a phone shows its own, the TV the totals once it is finished.
     suspicions: list = field(default_factory=list)
+    # Host from a phone (services.offer_host): the player (as in ``players``) whose phone has the
+    # host controls, the one they are offered to, and the count of handovers (a TV hosts only
+    # under the generation its host cookie was read at: seating.tv_host_generation).
+    host_phone: dict | None = None
+    host_offer: dict | None = None
+    host_generation: int = 0
 
 
 def flash(message: str, kind: str = "error", version: int | None = None) -> str:
@@ -300,11 +306,13 @@ def _public_view(table: Table, memo: dict) -> dict:
 
 def _tv_host(table: Table, kept: dict, memo: dict, host: bool, seat_help: dict | None) -> dict:
     """The host's bar: in a game his moves, a choice for an absent seat, pause and end; in the
-    lobby the seating and the start button."""
+    lobby the seating and the start button; handing the controls to a phone.  A TV without the
+    controls says whose phone has them."""
     game = table.game
     if not host:
-        return {}
-    context = {"host": True, "in_game": bool(game), "game_status": game and game["status"], "code": table.code}
+        return {"host_phone": table.host_phone["name"]} if table.host_phone else {}
+    context = {"host": True, "in_game": bool(game), "game_status": game and game["status"], "code": table.code,
+               **_hand_over(table)}
     if game and game["status"] == "running":
         view = _public_view(table, memo)
         context.update(paused=paused(game), turn=view.get("turn"), seat_help=seat_help,
@@ -319,6 +327,45 @@ def _tv_host(table: Table, kept: dict, memo: dict, host: bool, seat_help: dict |
 def _tv_door(table: Table, host: bool) -> dict:
     """Who may come in (the host's alone): requests for a seat, the lock."""
     return {"host": True, "code": table.code, "claims": table.claims, "locked": table.locked} if host else {}
+
+
+def _hand_over(table: Table) -> dict:
+    """Whose phone the host may hand the controls to (services.offer_host): a connected player's,
+    not the one hosting; and whom they are offered to, waiting for that phone's answer."""
+    hosting = table.host_phone and table.host_phone["id"]
+    return {"offer_to": [{"id": p["id"], "name": p["name"]} for p in table.players if p["connected"] and p["id"] != hosting],
+            "offered": table.host_offer and table.host_offer["name"]}
+
+
+def _seat_help(table: Table, kept: dict, memo: dict) -> dict | None:
+    """For a host's screen during a game: what he may do for seats (``host_for_seats``), asked of
+    the engine once per version for every host screen (``memo``); None outside a game."""
+    game = table.game
+    if not (game and game["status"] == "running"):
+        return None
+    _warm_seats(table, kept)
+    seat_help = memo.get(("seat_help",))
+    if seat_help is None:
+        seat_help = memo[("seat_help",)] = host_for_seats(table)
+    return seat_help
+
+
+def _phone_host(table: Table, player_id: int, kept: dict, memo: dict) -> dict:
+    """A phone's host section (phone.html#ph-host), apart from its private panel: the host's
+    offer of the controls to this phone, or, on the phone that has them, the TV's host controls
+    (settings, bar, door: the same pieces, so one place decides what a host may do).  Public
+    facts only, as on the TV; every other phone's section is empty."""
+    if table.host_offer and table.host_offer["id"] == player_id:
+        return {"offered_to_me": True, "code": table.code}
+    if not (table.host_phone and table.host_phone["id"] == player_id):
+        return {}
+    settings_ctx = _tv_settings(table, kept, True)
+    bar = _tv_host(table, kept, memo, True, _seat_help(table, kept, memo))
+    # Keys of their own (not "host"): a phone's other fragments know nothing of hosting.
+    return {"hosting": True,
+            "host_settings": settings_ctx["host_parts"]["settings"] if settings_ctx else "",
+            "host_bar": _render(kept, table.language, "screens/host_bar.html", bar),
+            "host_door": _render(kept, table.language, "screens/host_door.html", _tv_door(table, True))}
 
 
 def scoreboard_context(scores: dict) -> dict:
@@ -369,15 +416,7 @@ def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
 
 
 def _tv(table: Table, host: bool, memo: dict, kept: dict) -> dict[str, str]:
-    game = table.game
-    seat_help = None
-    if host and game and game["status"] == "running":
-        _warm_seats(table, kept)
-        # Once per version for every host screen (the memo): it asks the engine for each
-        # absent seat's choices.
-        seat_help = memo.get(("seat_help",))
-        if seat_help is None:
-            seat_help = memo[("seat_help",)] = host_for_seats(table)
+    seat_help = _seat_help(table, kept, memo) if host else None
     board = functools.cache(lambda: _tv_board(table, kept, memo, host))
     screen = {}
     for frag in ("tv-players", "tv-main"):
@@ -480,5 +519,6 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
     else:
         contexts = {"ph-role": {"in_game": False}, "ph-board": {"in_game": False}, "ph-panel": _idle_panel(table, ended)}
     contexts["ph-head"] = {"player": {"name": me["name"]} if me else None, "code": table.code}
+    contexts["ph-host"] = _in_language(table.language, lambda: _phone_host(table, player_id, kept, memo))
     return {frag: _render(kept, table.language, f"screens/phone.html#{frag}", contexts[frag])
             for frag in PHONE_FRAGMENTS}

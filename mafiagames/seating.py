@@ -80,9 +80,29 @@ def seated_player(code: str, cookies: dict[str, str]) -> Player | None:
         room__code=code, pk=data["p"], token=str(data.get("t"))).first()
 
 
-def is_host(room: Room, cookies: dict[str, str]) -> bool:
+def holds_host_cookie(room: Room, cookies: dict[str, str]) -> bool:
+    """Whether this browser holds the room's current host cookie: the TV's (or another device's
+    through the host code).  A handover to a phone rotates the token, so an older one is dead."""
     data = _load(cookies.get(host_cookie_name(room.code)), HOST_SALT)
     return bool(data) and data.get("r") == room.code and data.get("t") == room.host_token
+
+
+def tv_host_generation(room: Room, cookies: dict[str, str]) -> int | None:
+    """For a TV screen: the host generation under which this browser hosts, or None.  The screen
+    shows the controls while the room is still at that generation (``Table.host_generation``): an
+    accepted handover counts it on, and the controls leave that TV live, without a reload."""
+    return room.host_generation if holds_host_cookie(room, cookies) else None
+
+
+def is_host(room: Room, cookies: dict[str, str]) -> bool:
+    """Whether this browser may use the host's controls: it holds the host cookie, or it is the
+    phone the controls were handed to (``Room.host_player``, with that seat's valid token)."""
+    if holds_host_cookie(room, cookies):
+        return True
+    if room.host_player_id is None:
+        return False
+    player = seated_player(room.code, cookies)
+    return player is not None and player.pk == room.host_player_id
 
 
 def scope_cookies(scope: dict) -> dict[str, str]:

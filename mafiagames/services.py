@@ -185,6 +185,50 @@ def collect_seat(room: Room, claim_id: int, secret: str) -> tuple[Claim, Player 
         return claim, claim.player
 
 
+# --- host from a phone ----------------------------------------------------------------------------
+# The host may hand the host controls to a player's phone, so nobody needs a mouse at the TV: an
+# offer (the host's command), then that phone's answer.  Accepting rotates the host token: every
+# browser holding the old host cookie (the TV) loses the controls; the phone gains them.  The host
+# code (views.host_login) stays the way back: it gives a browser the controls and ends the phone's.
+
+def offer_host(room: Room, player_id: int) -> None:
+    """The host offers the controls to ``player_id``'s phone; a new offer replaces an older one."""
+    with transaction.atomic():
+        locked = Room.objects.select_for_update().get(pk=room.pk)
+        player = Player.objects.filter(room=room, pk=player_id).first()
+        if player is None:
+            raise ServiceError("unknown_player", _("No such player in this room."))
+        if player.pk == locked.host_player_id:
+            raise Conflict("already_host", _("%(name)s's phone already has the host controls.") % {"name": player.name})
+        if not player.connected:
+            raise Conflict("offline", _("%(name)s's phone is not connected.") % {"name": player.name})
+        Room.objects.filter(pk=room.pk).update(host_offer=player)
+        changed(room)
+
+
+def answer_host_offer(room: Room, player_id: int, accept: bool) -> None:
+    """The offered phone accepts (it becomes the host, the old host cookie dies) or declines."""
+    with transaction.atomic():
+        locked = Room.objects.select_for_update().get(pk=room.pk)
+        if locked.host_offer_id is None or locked.host_offer_id != player_id:
+            raise Conflict("no_offer", _("The host has not offered you the controls (or took the offer back)."))
+        if accept:
+            Room.objects.filter(pk=room.pk).update(host_offer=None, host_player=player_id, host_token=new_token(),
+                                                   host_generation=F("host_generation") + 1)
+        else:
+            Room.objects.filter(pk=room.pk).update(host_offer=None)
+        changed(room)
+
+
+def take_host_back(room: Room) -> None:
+    """The host code was typed on a browser (views.host_login): it has the controls now, and a
+    phone that had them (or an open offer) no longer does."""
+    with transaction.atomic():
+        if Room.objects.filter(pk=room.pk).exclude(host_player=None, host_offer=None).update(
+                host_player=None, host_offer=None):
+            changed(room)
+
+
 def changed(room: Room, game: Game | None = None) -> int:
     """Bump the room's version and ping its screens once the transaction commits.
 
@@ -210,7 +254,9 @@ def _lobby_room(room: Room) -> Room:
 
 def kick(room: Room, player_id: int) -> None:
     with transaction.atomic():
-        _lobby_room(room)
+        locked = _lobby_room(room)
+        if player_id == locked.host_player_id:   # the room would be left without a host
+            raise Conflict("host_phone", _("That phone has the host controls: it cannot be removed."))
         deleted, _rows = Player.objects.filter(room=room, pk=player_id).delete()
         if not deleted:
             raise ServiceError("unknown_player", _("No such player in this room."))
@@ -502,6 +548,7 @@ def _append(game: Game, version: int, events) -> None:
 
 __all__ = [
     "Conflict", "EngineError", "IllegalAction", "ServiceError", "StaleVersion", "abandon_game", "answer_claim",
+    "answer_host_offer", "offer_host", "take_host_back",
     "ask_for_seat", "clean_name", "clock_move", "collect_seat", "configure", "create_room", "host_for_seat",
     "host_move", "join_room", "kick", "move_player", "name_key", "pause_game", "resume_game", "seat_cap", "set_locked",
     "set_presence", "start_game", "submit", "submit_for_player", "suspect",

@@ -23,4 +23,6 @@ def load_table(room: Room) -> Table:
     return Table(code=room.code, language=room.language, ruleset=room.ruleset, options=room.options,
                  players=players, game=game_dict(game) if game else None,
                  version=room.version, claims=claims, locked=room.locked, scores=scores,
-                 suspicions=suspicions)
+                 suspicions=suspicions,
+                 host_phone=by_id.get(room.host_player_id), host_offer=by_id.get(room.host_offer_id),
+                 host_generation=room.host_generation)

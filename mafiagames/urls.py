@@ -14,5 +14,6 @@ urlpatterns = [
     path("j/<str:code>/claim", views.claim, name="claim"),
     path("p/<str:code>/", views.phone, name="phone"),
     path("p/<str:code>/act", views.act, name="act"),
+    path("p/<str:code>/host-offer", views.host_offer, name="host_offer"),
     path("admin/", admin.site.urls),
 ]

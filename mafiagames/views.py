@@ -86,7 +86,8 @@ def answers_limits(view):
 def tv(request: HttpRequest, code: str) -> HttpResponse:
     room = _room(request, code)
     url = addresses.join_url(request.get_host(), room.code, request.scheme)
-    host = seating.is_host(room, request.COOKIES)
+    # The TV's controls go with the host cookie alone: a phone that hosts has them on its own page.
+    host = seating.holds_host_cookie(room, request.COOKIES)
     with translation.override(room.language):
         fragments = rendering.tv_screen(load_table(room), host=host)
         return render(request, "screens/tv_page.html", {"room": room, "f": _page_keys(fragments), "host": host,
@@ -184,6 +185,7 @@ def host_login(request: HttpRequest, code: str) -> HttpResponse:
         if not seating.host_code_matches(room, request.POST.get("host_code", "")):
             return render(request, "host_login.html", {**page, "error": _(
                 "That is not this room's host code.")}, status=403)
+        services.take_host_back(room)   # the way back from a phone that hosts (services.offer_host)
         response = redirect("tv", code=room.code)
         seating.set_cookie(response, seating.host_cookie_name(room.code), seating.host_token(room))
         return response
@@ -242,6 +244,25 @@ def _act(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
+@require_POST
+@answers_limits
+def host_offer(request: HttpRequest, code: str) -> HttpResponse:
+    """A phone answers the host's offer of the host controls (services.offer_host): accept or decline."""
+    room = _room(request, code)
+    with translation.override(room.language):
+        player = seating.player_from_cookies(room, request.COOKIES)
+        if player is None:
+            return flash(_("You are not seated in this room. Join again."), 403)
+        answer = request.POST.get("answer", "")
+        if answer not in ("accept", "decline"):
+            return flash(_("That request was malformed."), 400)
+        try:
+            services.answer_host_offer(room, player.pk, accept=answer == "accept")
+        except services.ServiceError as exc:
+            return flash(exc.message, exc.status)
+        return HttpResponse(status=204)
+
+
 def _options_from_form(slug: str, post, switched: bool) -> dict:
     """Options posted as ``opt-<key>``; an unticked checkbox is not posted at all, so it means off.
     When the host has just ``switched`` to another game the form still holds the old game's
@@ -259,7 +280,8 @@ def _options_from_form(slug: str, post, switched: bool) -> dict:
 @require_POST
 @answers_limits
 def host(request: HttpRequest, code: str) -> HttpResponse:
-    """The host's controls on the TV: settings, seating, start, end, next game, who comes in."""
+    """The host's controls (on the TV, or on the phone they were handed to): settings, seating,
+    start, end, next game, who comes in, handing the controls to a phone."""
     room = _room(request, code)
     with translation.override(room.language):
         if not seating.is_host(room, request.COOKIES):
@@ -281,6 +303,8 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
                 services.abandon_game(room)
             elif command in ("let_in", "refuse"):
                 services.answer_claim(room, int(request.POST.get("claim", "")), approve=command == "let_in")
+            elif command == "offer_host":
+                services.offer_host(room, int(request.POST.get("player", "")))
             elif command in ("lock", "unlock"):
                 services.set_locked(room, command == "lock")
             elif command == "host_code":   # shown on request only: the TV is watched by everyone

@@ -182,7 +182,7 @@
     // that changes nothing on this screen (the same pick twice) brings no new panel to do it.
     if (id === "flash") { enableTaps(); }
     // A new screen answers the last tap: an old error message no longer applies.
-    if (id === "ph-panel" || id === "tv-host" || id === "tv-settings" || id === "tv-main") {
+    if (id === "ph-panel" || id === "ph-host" || id === "tv-host" || id === "tv-settings" || id === "tv-main") {
       var flash = document.getElementById("flash");
       if (flash) { flash.textContent = ""; flash.removeAttribute("role"); }
     }

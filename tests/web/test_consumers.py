@@ -129,7 +129,7 @@ async def test_phone_connect_gets_its_view_and_a_ping_re_renders_only_what_chang
     phone = phone_socket(players[3])
     assert (await phone.connect())[0]
     first = await phone.receive_from()
-    assert ids(first) == ["ph-head", "ph-role", "ph-panel", "ph-board"]
+    assert ids(first) == ["ph-head", "ph-role", "ph-panel", "ph-board", "ph-host"]
     assert "I&#x27;m ready" in first or "I'm ready" in first
     game = await database_sync_to_async(services.submit)(game.pk, 3, {"type": "ready"})
     update = await receive_until(phone, "Waiting for 4 more players")
@@ -238,7 +238,7 @@ async def test_a_phone_joining_while_an_older_load_runs_is_not_told_it_was_remov
         frame = await phone.receive_from()
         assert awaited, "the socket should have met the load in flight"
         assert "removed you" not in frame and "Newcomer" in frame
-        assert ids(frame) == ["ph-head", "ph-role", "ph-panel", "ph-board"]
+        assert ids(frame) == ["ph-head", "ph-role", "ph-panel", "ph-board", "ph-host"]
         await phone.disconnect()
     finally:
         screens._loading.pop(room.code, None)

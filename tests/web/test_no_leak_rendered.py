@@ -32,9 +32,11 @@ AUDIENCE = 99
 def table_for(ruleset, state, players: int, language: str) -> Table:
     seats = list(range(100, 100 + players))
     poll = audience_poll(ruleset.slug, ruleset.view(state, None)) or {"key": "day1", "seats": [0]}
+    # Seat 0's phone has the host controls (services.offer_host): it must not see more than any other.
     return Table(code="TEST", language=language, ruleset=ruleset.slug, options=state.get("options", {}),
                  players=[*({"id": pid, "name": NAMES[i], "connected": True} for i, pid in enumerate(seats)),
                           {"id": AUDIENCE, "name": "<i>Zoe</i>", "connected": True}],
+                 host_phone={"id": seats[0], "name": NAMES[0], "connected": True},
                  game={"id": 1, "ruleset": ruleset.slug, "state": state, "version": 7,
                        "names": NAMES[:players], "seats": seats,
                        # as services writes it: a game with an outcome is finished (the TV shows the result)
@@ -72,7 +74,7 @@ def sample_games(ruleset):
 def test_rendered_fragments_are_identical_for_states_the_viewer_cannot_tell_apart(ruleset, language):
     knowledge = KNOWLEDGE[ruleset.slug]
     rng = random.Random(1)
-    checked = 0
+    checked = hosted = 0
     for play in sample_games(ruleset):
         kept = {}
         for state in spread(play.states, 30):
@@ -95,7 +97,9 @@ def test_rendered_fragments_are_identical_for_states_the_viewer_cannot_tell_apar
                     other = phone_screen(table_for(ruleset, variant, play.players, language), 100 + seat)
                     assert other == mine, f"seat {seat}'s phone leaks in {play} at phase {state.get('phase')}"
                     checked += 1
+                    hosted += seat == 0 and "<form" in mine["ph-host"]
     assert checked > 100
+    assert hosted, "the host's phone (seat 0) was checked with its host controls"
 
 
 def test_tv_never_names_a_role_before_the_reveal():
