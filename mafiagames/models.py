@@ -39,6 +39,9 @@ class Room(models.Model):
     language = models.CharField(max_length=8, default="en")
     ruleset = models.CharField(max_length=32, default="mafie")
     options = models.JSONField(default=dict, blank=True)
+    # "How to play" on every screen while the host shows it (services.lesson_*): {"ruleset": slug,
+    # "slide": index}, else None.  Kept here, so a refresh or a restart shows the same slide.
+    lesson = models.JSONField(null=True, blank=True, default=None)
     # Grows with every change anyone could see (lobby, presence, game): the key of every cached screen.
     version = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)

@@ -16,6 +16,10 @@ def load_table(room: Room) -> Table:
     game = room.current_game()
     # The evening's scoreboard, between games only: one query, none while a game runs.
     scores = scoreboard(Game.objects.scored(room.pk)) if game and game.status != Game.Status.RUNNING else None
+    # The lobby offers "How to play" prominently before the room's first game of its ruleset.
+    running = game is not None and game.status == Game.Status.RUNNING
+    first = not running and not room.games.filter(ruleset=room.ruleset).exists()
     return Table(code=room.code, language=room.language, ruleset=room.ruleset, options=room.options,
                  players=players, game=game_dict(game) if game else None,
-                 version=room.version, claims=claims, locked=room.locked, scores=scores)
+                 version=room.version, claims=claims, locked=room.locked, scores=scores,
+                 lesson=room.lesson, first_of_ruleset=first)

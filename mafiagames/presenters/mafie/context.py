@@ -10,7 +10,7 @@ from django.utils.translation import ngettext
 from engines.mafie.plot_cards import WINDOWS
 
 from .. import narrated
-from .words import PHASE_TITLES, PLOT_CARD_NAMES, PLOT_WINDOW_TITLES, REASONS, ROLE_NAMES, TEAM_NAMES, narrate
+from .words import PHASE_TITLES, PLOT_CARD_NAMES, PLOT_WINDOW_TITLES, REASONS, ROLE_HELP, ROLE_NAMES, TEAM_NAMES, narrate
 
 
 TEMPLATE_DIR = "engines/mafie"
@@ -267,7 +267,8 @@ def phone_board(view: dict, names: list[str]) -> tuple[str, dict]:
 def _role_context(view: dict, names: list[str]) -> dict:
     """phone_role.html: the role, the detectives' partners, what plot cards showed the phone."""
     me = view["me"]
-    context = {"me": {"role": me["role"]}, "my_role_name": str(ROLE_NAMES.get(me["role"], me["role"])),
+    context = {"my_role_name": str(ROLE_NAMES.get(me["role"], me["role"])),
+               "my_role_help": str(ROLE_HELP.get(me["role"], "")),
                "partner_names": [names[s] for s in me.get("partners") or []]}
     if view.get("plot") is not None:
         context["plot"] = {"learnt": [_fact(fact, names) for fact in me.get("plot_learnt", [])]}
