@@ -10,7 +10,7 @@ from django.utils.translation import ngettext
 from engines.mafie.plot_cards import WINDOWS
 
 from .. import narrated
-from .words import PHASE_TITLES, PLOT_CARD_NAMES, PLOT_WINDOW_TITLES, REASONS, ROLE_HELP, ROLE_NAMES, TEAM_NAMES, narrate
+from .words import PHASE_TITLES, PLOT_CARD_HELP, PLOT_CARD_NAMES, PLOT_WINDOW_TITLES, REASONS, ROLE_HELP, ROLE_NAMES, TEAM_NAMES, narrate
 
 
 TEMPLATE_DIR = "engines/mafie"
@@ -86,7 +86,7 @@ def _plot_context(view: dict, names: list[str]) -> dict:
     plot, me = view["plot"], view.get("me")
 
     def card(entry: dict) -> dict:
-        return {**entry, "name": _card_name(entry)}
+        return {**entry, **_card_shown(entry)}
 
     held = [{**card(h), "holder_name": names[h["holder"]]} for h in plot["held"]]
     context = {"held": held, "drawn": [card(c) for c in plot["drawn"]],
@@ -117,12 +117,18 @@ def _card_name(entry: dict) -> str:
     return str(PLOT_CARD_NAMES.get(entry["card"], entry["card"]))
 
 
+def _card_shown(entry: dict) -> dict:
+    """A plot card as a phone shows it: its name, and what it does behind its "?"."""
+    return {"name": _card_name(entry), "help": str(PLOT_CARD_HELP.get(entry["card"], ""))}
+
+
 def _window(window: dict, names: list[str]) -> dict:
     """A reaction window in words: who is asked, and which card he may play."""
     asked = window["asked"]
     return {"asked_name": names[asked] if asked is not None else None,
             "title": str(PLOT_WINDOW_TITLES.get(window["kind"], "")),
-            "card_name": str(PLOT_CARD_NAMES.get(WINDOWS[window["kind"]], ""))}
+            "card_name": str(PLOT_CARD_NAMES.get(WINDOWS[window["kind"]], "")),
+            "card_help": str(PLOT_CARD_HELP.get(WINDOWS[window["kind"]], ""))}
 
 
 def _opinion(view: dict, names: list[str]) -> dict | None:
@@ -318,7 +324,7 @@ def _panel_context(view: dict, names: list[str]) -> dict:
     elif phase in ("plot_deal", "plot_window"):
         plot["choices"] = _plot_choices(view, names)
         if phase == "plot_deal":
-            plot["drawn"] = [{"name": _card_name(c)} for c in view["plot"]["drawn"]]
+            plot["drawn"] = [_card_shown(c) for c in view["plot"]["drawn"]]
             pending = view["plot"]["pending"]
             plot["pending"] = pending and {"name": _card_name(pending), "holder_name": names[pending["seat"]]}
             if not plot["choices"] and not pending:
@@ -329,6 +335,6 @@ def _panel_context(view: dict, names: list[str]) -> dict:
     if waiting:
         context["waiting_count"] = _waiting_count(view)
     if plot is not None:
-        plot["mine"] = [{"name": _card_name(h)} for h in view["plot"]["held"] if h["holder"] == me["seat"]]
+        plot["mine"] = [_card_shown(h) for h in view["plot"]["held"] if h["holder"] == me["seat"]]
         context["plot"] = plot
     return context

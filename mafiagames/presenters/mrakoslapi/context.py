@@ -12,7 +12,7 @@ from engines.mrakoslapi import day as D
 
 from .. import narrated, pick
 from .words import (
-    CARD_HELP, CARD_NAMES, CARD_STATES, DAY_STATES, NIGHT_ASKS, NIGHT_SKIP, NIGHT_TUNNEL_TO,
+    CARD_HELP, CARD_NAMES, CARD_STATES, DAY_STATES, IDLE_HELP, NIGHT_ASKS, NIGHT_SKIP, NIGHT_TUNNEL_TO,
     NOTICES, REASONS, choices_text, winners_text, card_name, narrate, trace_step,
 )
 
@@ -156,7 +156,7 @@ def _button(name: str, fields: list | None, picked: bool = False) -> dict:
 
 
 def _idle_step(names: list[str], living: list[int], note: str = "") -> dict:
-    return {"id": "", "title": str(_("Who do you suspect?")), "pair": False,
+    return {"id": "", "title": str(_("Who do you suspect?")), "pair": False, "help": str(IDLE_HELP),
             "ask": str(_("Nothing to play here. Tap any name while you wait — it does nothing.")), "note": note,
             "grid": [_button(names[s], None) for s in living], "skip": _button(str(NIGHT_SKIP), None)}
 
@@ -167,7 +167,8 @@ def _step(p: dict, me: dict, names: list[str], living: list[int], confirmed: boo
     moves = [] if confirmed or p["disabled"] else me["moves"]
     # One Mafián prompt stands for all the holder's Mafián cards: it is named without a number.
     step = {"id": p["id"], "title": CARD_NAMES[card] if card == C.MAFIAN else card_name(card, no),
-            "ask": str(NIGHT_ASKS.get(card, "")), "note": "", "pair": card == C.MAG}
+            "ask": str(NIGHT_ASKS.get(card, "")), "note": "", "pair": card == C.MAG,
+            "help": str(CARD_HELP.get(card, ""))}
     passing = any(m["type"] == "pass" and m["card"] == card and m["no"] == no for m in moves)
     skip_fields = [("action", "pass"), ("card", card), ("no", no)] if passing else None
     if card == C.MAG:

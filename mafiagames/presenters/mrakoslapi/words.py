@@ -220,6 +220,11 @@ NIGHT_ASKS = {
 }
 
 
+# The "?" of a night step without a card of this phone's (context.night_steps): why it is there.
+IDLE_HELP = gettext_lazy("No card of yours acts here: what you tap sends nothing. Every phone has as many "
+                         "steps, so nobody can tell who holds which card.")
+
+
 NIGHT_SKIP = gettext_lazy("Nobody tonight")   # the quiet button of every night step, whatever its card
 
 
