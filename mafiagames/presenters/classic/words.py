@@ -303,6 +303,13 @@ DAY_HELP = {
 }
 
 
+def vote_help(kind: str, options: dict) -> str:
+    """What a vote of ``kind`` leads to (the "?" beside a phone's vote; rules B.2, B.3.3 3.)."""
+    if kind == "vote":
+        return str(OPTION_LABELS["kids_single_vote"][1] if options.get("kids_single_vote") else DAY_HELP["defence"])
+    return str(DAY_HELP["final_vote" if kind == "final_vote" else "re_discussion"])
+
+
 def roles_in_play(options: dict) -> list[str]:
     """The roles a game with ``options`` deals (rules B.1, C.1): the extra roles of the Polish
     edition only when the host adds them, the agent unless the children's game leaves him out."""

@@ -205,6 +205,14 @@ LESSON_LINES = {
 }
 
 
+# What a phone's choice does (the "?" beside a vote's and a job's heading): the lesson's words.
+CHOICE_HELP = {
+    "team_vote": LESSON_LINES["vote"],
+    "action_play": gettext_lazy("Mafiosi must play Success; a detective may play Success or Fail. The cards are "
+                                "shuffled and shown without names: one Fail foils the job."),
+}
+
+
 def how_to_play(ruleset: str, options: dict) -> list[dict]:
     """The lesson before a first game: the sides, a crew, its vote, the job, the end, and the
     plot cards when they are in play."""

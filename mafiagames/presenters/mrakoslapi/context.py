@@ -213,14 +213,18 @@ def _day_choices(me: dict, names: list[str]) -> dict:
     """The day's buttons, exactly from ``me.moves``."""
     kinds = {m["type"] for m in me["moves"]}
     accuse = [m for m in me["moves"] if m["type"] == "accuse"]
+    shoot = _targets(me, "anarchist_shot", None, names)
     return {
+        # What each day card in the fold does (its "?"), only for the cards it offers.
+        "day_help": {"astronom": str(CARD_HELP[C.ASTRONOM]) if "astronom" in kinds else "",
+                     "anarchista": str(CARD_HELP[C.ANARCHISTA]) if shoot else ""},
         "accuse_targets": _seats_named(sorted({m["target"] for m in accuse}), names),
         "accuse_claims": [{"type": t, "name": CARD_NAMES[t]} for t in C.CARD_TYPES
                           if any(m["claim"] == t for m in accuse)],
         "can": {kind: kind in kinds for kind in ("withdraw", "ready", "defend", "astronom", "done")},
         "vote_for": [names[m["candidate"]] for m in me["moves"] if m["type"] == "vote"],
         "vote_seat": next((m["candidate"] for m in me["moves"] if m["type"] == "vote"), None),
-        "shoot_targets": _targets(me, "anarchist_shot", None, names),
+        "shoot_targets": shoot,
     }
 
 
@@ -249,7 +253,7 @@ ROLE_READS = ("my_cards", "fellow_names", "notices", "fake_dead")
 
 
 PANEL_READS = ("over", "fake_dead", "night", "phase_title", "night_steps", "can", "muted", "vote_for", "vote_seat",
-               "day", "accuse_targets", "accuse_claims", "shoot_targets", "i_won", "winner_name", "reason_text")
+               "day", "accuse_targets", "accuse_claims", "shoot_targets", "day_help", "i_won", "winner_name", "reason_text")
 
 
 def phone_fragments(view: dict, names: list[str], clock: dict) -> dict[str, tuple[str, dict]]:
