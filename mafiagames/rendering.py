@@ -415,7 +415,8 @@ def _tv(table: Table, host: bool, memo: dict, kept: dict) -> dict[str, str]:
         if html is None:
             html = memo[("tv", frag)] = render_to_string(f"screens/tv.html#{frag}", board())
         screen[frag] = html
-    contexts = {"tv-narration": _tv_narration(table, board, lesson_context(table, memo)), "tv-settings": _tv_settings(table, kept, host),
+    contexts = {"tv-narration": _tv_narration(table, board, lesson_context(table, memo)),
+                "tv-settings": _tv_settings(table, kept, host),
                 "tv-host": _tv_host(table, kept, memo, host, seat_help), "tv-door": _tv_door(table, host)}
     screen.update({frag: _render(kept, table.language, f"screens/tv.html#{frag}", context)
                    for frag, context in contexts.items()})

@@ -174,7 +174,8 @@ def _night_row(view: dict, me: dict, names: list[str], choices: dict) -> dict:
 ROLE_READS = ("my_role_name", "my_role_help", "partner_names", "my_checks", "my_heals", "my_swap")
 
 
-PANEL_READS = ("night", "step_name", "night_row", "picks", "choices", "shooter_name", "vote_kind", "vote_help", "waiting_votes",
+PANEL_READS = ("night", "step_name", "night_row", "picks", "choices", "shooter_name", "vote_kind", "vote_help",
+               "waiting_votes",
                "ballot_names", "phase_title", "finalist_names", "tied_names", "ghost",
                "i_won", "winner_name", "reason_text")
 

@@ -298,7 +298,8 @@ def role_words(code: str, ruleset: str, options: dict) -> str:
 # "How to play" (rules B.2, C.2): what the game's own words do not say of a day.
 DAY_HELP = {
     "defence": gettext_lazy("The players with the most votes each speak in their defence; everyone else stays silent."),
-    "final_vote": gettext_lazy("Everyone votes once more: whoever gets the most votes is out, and their card is shown."),
+    "final_vote": gettext_lazy("Everyone votes once more: whoever gets the most votes is out, and their card is "
+                               "shown."),
     "re_discussion": gettext_lazy("Still tied: talk once more and vote again; if it stays tied, a coin decides."),
 }
 

@@ -10,7 +10,8 @@ from django.utils.translation import ngettext
 from engines.mafie.plot_cards import WINDOWS
 
 from .. import narrated
-from .words import CHOICE_HELP, PHASE_TITLES, PLOT_CARD_HELP, PLOT_CARD_NAMES, PLOT_WINDOW_TITLES, REASONS, ROLE_HELP, ROLE_NAMES, TEAM_NAMES, narrate
+from .words import (CHOICE_HELP, PHASE_TITLES, PLOT_CARD_HELP, PLOT_CARD_NAMES, PLOT_WINDOW_TITLES, REASONS, ROLE_HELP,
+                    ROLE_NAMES, TEAM_NAMES, narrate)
 
 
 TEMPLATE_DIR = "engines/mafie"

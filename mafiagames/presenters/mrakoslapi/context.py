@@ -253,7 +253,8 @@ ROLE_READS = ("my_cards", "fellow_names", "notices", "fake_dead")
 
 
 PANEL_READS = ("over", "fake_dead", "night", "phase_title", "night_steps", "can", "muted", "vote_for", "vote_seat",
-               "day", "accuse_targets", "accuse_claims", "shoot_targets", "day_help", "i_won", "winner_name", "reason_text")
+               "day", "accuse_targets", "accuse_claims", "shoot_targets", "day_help", "i_won", "winner_name",
+               "reason_text")
 
 
 def phone_fragments(view: dict, names: list[str], clock: dict) -> dict[str, tuple[str, dict]]:

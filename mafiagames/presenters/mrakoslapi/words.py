@@ -205,7 +205,8 @@ def how_to_play(ruleset: str, options: dict) -> list[dict]:
         slide(LESSON_LINES["day_cards"], tiles=tiles(C.DAY_TYPES[:4])),
         slide(LESSON_LINES["day_cards"], tiles=tiles(C.DAY_TYPES[4:])),
         slide(LESSON_LINES["night"], [LESSON_LINES["night_how"], LESSON_LINES["morning"]]),
-        slide(LESSON_TITLES["day"], [LESSON_LINES["day_how"], " → ".join(str(DAY_STATES[state]) for state in DAY_ORDER)]),
+        slide(LESSON_TITLES["day"],
+              [LESSON_LINES["day_how"], " → ".join(str(DAY_STATES[state]) for state in DAY_ORDER)]),
     ]
 
 
