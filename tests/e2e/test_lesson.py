@@ -1,6 +1,7 @@
 """"How to play" on a TV and a phone (issue 16): the host steps through the lesson of Mafie
-(with the Plot Thickens: its longest) and of Mrakošlapi (the most cards) on a 1920×1080 and a
-1280×720 TV, each slide a stage (``check_stage``), while a 360 px phone reads along."""
+(with the Plot Thickens: its longest), of Mrakošlapi (the most cards) and of the Polish Mafia
+with every extra role (the longest night, the most options) on a 1920×1080 and a 1280×720 TV,
+each slide a stage (``check_stage``), while a 360 px phone reads along."""
 
 from __future__ import annotations
 
@@ -61,3 +62,8 @@ def test_the_host_steps_through_how_to_play_on_both_tvs_and_a_phone_reads_along(
     tv.select_option("#tv-settings select[name=ruleset]", "mrakoslapi")
     expect(small.locator("#tv-settings select[name=ruleset]")).to_have_value("mrakoslapi")
     assert step_through(tv, small, phone, "mrakoslapi", output_dir) == 8
+    tv.select_option("#tv-settings select[name=ruleset]", "mafia_pl")
+    for role in ("doctor", "wizard", "judge"):
+        tv.check(f"#tv-settings input[name=opt-{role}]")
+        expect(small.locator(f"#tv-settings input[name=opt-{role}]")).to_be_checked()
+    assert 5 <= step_through(tv, small, phone, "mafia_pl", output_dir) <= 8
