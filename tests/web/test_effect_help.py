@@ -61,7 +61,7 @@ def test_the_vote_and_the_job_say_what_the_choice_does_alike_on_every_phone():
             continue
         phases.add(phase)
         for screen in screens:
-            assert effects(screen) == [str(mafie.CHOICE_HELP[phase])]
+            assert effects(screen) == [mafie.choice_help(phase)]
     assert phases == {"team_vote", "action_play"}
 
 

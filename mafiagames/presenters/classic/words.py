@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
+from engines.classic.table import MAFIA_STEP, NIGHT_STEPS
+
 from .. import COMMON_ERRORS, LESSON_TITLES, fill, slide
 
 
@@ -329,8 +331,8 @@ def how_to_play(ruleset: str, options: dict) -> list[dict]:
         return narrate({"code": code, "params": params}, [], view)
 
     roles = roles_in_play(options)
-    night_steps = [f"{role}_step" for role in ("agent", "doctor", "mafia", "wizard")
-                   if role == "mafia" or role in roles]
+    # The night's steps in their order (rules C.2): each role's that is dealt (a step is named by its role).
+    night_steps = [f"{step}_step" for step in NIGHT_STEPS if step == MAFIA_STEP or step in roles]
     day = [("discussion", line("discussion")), ("vote", line("vote"))]
     if options.get("kids_single_vote"):
         day.append(("final_vote", OPTION_LABELS["kids_single_vote"][1]))

@@ -10,8 +10,8 @@ from django.utils.translation import ngettext
 from engines.mafie.plot_cards import WINDOWS
 
 from .. import narrated
-from .words import (CHOICE_HELP, PHASE_TITLES, PLOT_CARD_HELP, PLOT_CARD_NAMES, PLOT_WINDOW_TITLES, REASONS, ROLE_HELP,
-                    ROLE_NAMES, TEAM_NAMES, narrate)
+from .words import (PHASE_TITLES, PLOT_CARD_HELP, PLOT_CARD_NAMES, PLOT_WINDOW_TITLES, REASONS, ROLE_HELP,
+                    ROLE_NAMES, TEAM_NAMES, choice_help, narrate)
 
 
 TEMPLATE_DIR = "engines/mafie"
@@ -314,7 +314,7 @@ def _panel_context(view: dict, names: list[str]) -> dict:
             context["kmotr_name"] = names[view["kmotr"]]
     elif phase in ("team_vote", "action_play"):
         context["team_names"] = [names[s] for s in view.get("team") or []]
-        context["choice_help"] = str(CHOICE_HELP[phase])   # the "?" of the phase: every phone's
+        context["choice_help"] = choice_help(phase)   # the "?" of the phase: every phone's
         if phase == "team_vote" and plot is not None:
             opinion = _opinion(view, names)
             plot["opinion"] = opinion

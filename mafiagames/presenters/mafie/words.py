@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
+from engines.mafie.tables import TWO_FAIL_MIN_PLAYERS, TWO_FAIL_SLOT
+
 from .. import COMMON_ERRORS, LESSON_TITLES, fill, slide
 
 
@@ -195,22 +197,32 @@ def role_words(code: str, ruleset: str, options: dict) -> str:
 
 # "How to play" (rules A.2): what the game's own words do not say of a round.
 LESSON_LINES = {
-    "crew": gettext_lazy("Five jobs. For each, the Godfather picks a crew; after every vote the next "
-                         "player to the left is the Godfather."),
+    "crew": gettext_lazy("Five jobs. For each, the Godfather picks a crew. After a rejected crew or a job, the "
+                         "next player to the left is the Godfather."),
     "vote": gettext_lazy("Everyone approves or rejects the crew in secret; then every vote is shown with its "
                          "name. A rejected crew: the next Godfather picks another."),
-    "reveal": gettext_lazy("The cards are shuffled and shown without names: one Fail foils the job."),
+    "reveal": gettext_lazy("The cards are shuffled and shown without names: one Fail foils the job (job "
+                           "%(slot)s with %(players)s or more players needs two)."),
     "kept": gettext_lazy("Plot cards to play when you choose"),
     "at_once": gettext_lazy("Plot cards that act at once"),
 }
 
 
+def reveal_rule() -> str:
+    """How the job's cards decide it (rules A.2.5), with the engine's own numbers."""
+    return fill(LESSON_LINES["reveal"], {"slot": TWO_FAIL_SLOT, "players": TWO_FAIL_MIN_PLAYERS})
+
+
 # What a phone's choice does (the "?" beside a vote's and a job's heading): the lesson's words.
 CHOICE_HELP = {
     "team_vote": LESSON_LINES["vote"],
-    "action_play": gettext_lazy("Mafiosi must play Success; a detective may play Success or Fail. The cards are "
-                                "shuffled and shown without names: one Fail foils the job."),
+    "action_play": gettext_lazy("Mafiosi must play Success; a detective may play Success or Fail."),
 }
+
+
+def choice_help(phase: str) -> str:
+    """The "?" of a vote or a job: what the choice does (a job's also how its cards decide it)."""
+    return " ".join([str(CHOICE_HELP[phase]), *([reveal_rule()] if phase == "action_play" else [])])
 
 
 def how_to_play(ruleset: str, options: dict) -> list[dict]:
@@ -225,7 +237,7 @@ def how_to_play(ruleset: str, options: dict) -> list[dict]:
                                               (TEAM_NAMES["detectives"], ROLE_HELP["detective"])]),
         slide(PHASE_TITLES["team_selection"], [LESSON_LINES["crew"]]),
         slide(PHASE_TITLES["team_vote"], [LESSON_LINES["vote"], REASONS["five_rejections"]]),
-        slide(PHASE_TITLES["action_play"], [line("action_play"), LESSON_LINES["reveal"]]),
+        slide(PHASE_TITLES["action_play"], [line("action_play"), reveal_rule()]),
         slide(LESSON_TITLES["end"], tiles=[(TEAM_NAMES["mafia"], REASONS["three_successes"]),
                                            (TEAM_NAMES["detectives"],
                                             f'{REASONS["three_failures"]} {REASONS["five_rejections"]}')]),
