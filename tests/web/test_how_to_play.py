@@ -16,6 +16,8 @@ from mafiagames.presenters.mafie import words as mafie
 from mafiagames.presenters.mrakoslapi import words as mrakoslapi
 from mafiagames.rendering import lesson_slides
 from tests.engines.playthrough import option_combinations
+from tests.tiny import RULESET as TINY
+from tests.tiny import presenter as tiny
 
 
 def cases():
@@ -108,3 +110,12 @@ def test_a_presenter_without_how_to_play_is_refused_naming_it():
             setattr(Incomplete, name, getattr(module, name))
     with pytest.raises(TypeError, match="has no how_to_play"):
         check_presenter(Incomplete)
+
+
+def test_a_ruleset_in_a_folder_of_its_own_teaches_too():
+    """tests/tiny (docs/adding-a-ruleset.md's example, hosted through EXTRA_RULESETS): its
+    presenter passes the check with its lesson, five slides of its own words."""
+    check_presenter(tiny)
+    slides = tiny.how_to_play("tiny", resolve_options(TINY, {}))
+    assert len(slides) == 5 and all(s["title"] and (s["lines"] or s["tiles"]) for s in slides)
+    assert {str(side) for side in tiny.SIDES.values()} <= set(tiles_of(slides))
