@@ -133,3 +133,17 @@ def test_the_offer_is_prominent_until_a_game_of_the_ruleset_was_played_in_the_ro
     assert Game.objects.filter(room=room).count() == 1
     # Nobody but the host sees the button.
     assert "lesson-offer" not in player_client(room.players.first()).get(f"/p/{room.code}/").content.decode()
+
+
+def test_every_phone_reads_the_same_slide_whoever_it_is():
+    """The slide is public: every phone's panel during the lesson is one and the same fragment,
+    whatever the seat played in the game before (here one the host ended)."""
+    room, players = room_with_players(5)
+    services.start_game(room)
+    services.abandon_game(room)
+    host_says(room, "lesson_start")
+    panels = set()
+    for player in players:
+        page = player_client(player).get(f"/p/{room.code}/").content.decode()
+        panels.add(re.search(r'<section id="ph-panel".*?</section>', page, re.S).group(0))
+    assert len(panels) == 1 and "lesson-slide" in panels.pop()
