@@ -48,6 +48,9 @@ class Room(models.Model):
     host_player = models.ForeignKey("Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
                                     editable=False)
     host_generation = models.PositiveIntegerField(default=0, editable=False)
+    # "How to play" on every screen while the host shows it (services.lesson_*): {"ruleset": slug,
+    # "slide": index}, else None.  Kept here, so a refresh or a restart shows the same slide.
+    lesson = models.JSONField(null=True, blank=True, default=None)
     # Grows with every change anyone could see (lobby, presence, game): the key of every cached screen.
     version = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)

@@ -26,10 +26,10 @@ from django.utils.safestring import mark_safe
 from django.utils import translation
 
 from engines import registry
-from engines.base import Option
+from engines.base import Option, resolve_options
 
 from . import clock
-from .presenters import BRIEFING_HOST_MOVES, audience_poll, key_of, part, presenter, ruleset_words
+from .presenters import BRIEFING_HOST_MOVES, LESSON_TITLES, audience_poll, key_of, part, presenter, ruleset_words, slide
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
 PHONE_FRAGMENTS = ("ph-head", "ph-role", "ph-panel", "ph-board", "ph-host")
@@ -60,6 +60,10 @@ class Table:
     host_phone: dict | None = None
     host_offer: dict | None = None
     host_generation: int = 0
+    # "How to play" (Room.lesson): {"ruleset", "slide"} while the host shows it, else None.
+    lesson: dict | None = None
+    # No game of the room's ruleset has been played in this room yet: the TV offers the lesson.
+    first_of_ruleset: bool = False
 
 
 def flash(message: str, kind: str = "error", version: int | None = None) -> str:
@@ -97,6 +101,38 @@ def _option_rows(slug: str, chosen: dict) -> list[dict]:
                      "changed": value != option.default,
                      "applies": option.requires is None or bool(value_of.get(option.requires))})
     return rows
+
+
+# The options in play on one slide of "How to play": a TV's slide holds this many tiles.
+OPTION_TILES = 6
+
+
+def lesson_slides(slug: str, options: dict) -> list[dict]:
+    """ "How to play" ``slug`` with the room's ``options``: the presenter's slides
+    (``how_to_play``), then the options in play with their explanations (the host's settings'
+    words, ``_option_rows``), a few a slide: only the rules the host chose, not the clocks."""
+    resolved = resolve_options(registry.get(slug), options)
+    rows = [row for row in _option_rows(slug, resolved)
+            if row["applies"] and not row["advanced"] and (row["kind"] != "bool" or row["value"])]
+    tiles = [(row["label"] if row["kind"] == "bool" else f'{row["label"]}: {row["value_label"]}', row["help"])
+             for row in rows]
+    return presenter(slug).how_to_play(slug, resolved) + [
+        slide(LESSON_TITLES["options"], tiles=tiles[start:start + OPTION_TILES])
+        for start in range(0, len(tiles), OPTION_TILES)]
+
+
+def lesson_context(table: Table, memo: dict) -> dict | None:
+    """The slide the room's lesson is at (every screen shows the same one), with its place
+    ("n / N"), made once per room version; None when no lesson runs (or a game does)."""
+    lesson = table.lesson
+    if lesson is None or (table.game and table.game["status"] == "running") or lesson["ruleset"] != table.ruleset:
+        return None
+    if ("lesson",) not in memo:
+        slides = lesson_slides(table.ruleset, table.options)
+        index = min(lesson["slide"], len(slides) - 1)
+        memo[("lesson",)] = {"slide": slides[index], "index": index, "number": index + 1, "count": len(slides),
+                             "last": index == len(slides) - 1, "key": f'{table.ruleset}:{index}'}
+    return memo[("lesson",)]
 
 
 def _game_context(table: Table, view: dict) -> dict:
@@ -270,9 +306,15 @@ def _warm_seats(table: Table, kept: dict) -> None:
     _parts(kept, table.language, {"seats": _seat_pieces(table)})
 
 
-def _tv_narration(table: Table, board) -> dict:
-    """What the TV's narration shows: the lines of the turn, spoken once per turn (its key)."""
+def _tv_narration(table: Table, board, lesson: dict | None) -> dict:
+    """What the TV's narration shows: the lines of the turn, spoken once per turn (its key); in
+    "How to play" the slide's title, and all of the slide read aloud once per slide."""
     game = table.game
+    if lesson:
+        slide = lesson["slide"]
+        return {"lesson": {"key": lesson["key"], "title": slide["title"],
+                           "said": slide["lines"] + [f'{t["name"]}: {t["text"]}' if t["text"] else t["name"]
+                                                     for t in slide["tiles"]]}}
     if not game:
         return {"in_game": False}
     context = {"in_game": True, "game_status": game["status"], "game_id": game["id"],
@@ -306,11 +348,15 @@ def _public_view(table: Table, memo: dict) -> dict:
 
 def _tv_host(table: Table, kept: dict, memo: dict, host: bool, seat_help: dict | None) -> dict:
     """The host's bar: in a game his moves, a choice for an absent seat, pause and end; in the
-    lobby the seating and the start button; handing the controls to a phone.  A TV without the
-    controls says whose phone has them."""
+    lobby the seating, "How to play" and the start button; in "How to play" its steps; handing the
+    controls to a phone.  A TV without the controls says whose phone has them."""
     game = table.game
     if not host:
         return {"host_phone": table.host_phone["name"]} if table.host_phone else {}
+    lesson = lesson_context(table, memo)
+    if lesson:
+        return {"host": True, "code": table.code,
+                "lesson": {key: lesson[key] for key in ("index", "number", "count", "last")}}
     context = {"host": True, "in_game": bool(game), "game_status": game and game["status"], "code": table.code,
                **_hand_over(table)}
     if game and game["status"] == "running":
@@ -320,7 +366,8 @@ def _tv_host(table: Table, kept: dict, memo: dict, host: bool, seat_help: dict |
     else:
         ruleset = registry.get(table.ruleset)
         context.update(host_parts=_parts(kept, table.language, {"seats": _seat_pieces(table)}),
-                       can_start=len(table.players) >= ruleset.min_players)   # beyond the maximum: an audience
+                       can_start=len(table.players) >= ruleset.min_players,   # beyond the maximum: an audience
+                       lesson_offer="first" if table.first_of_ruleset else "again")
     return context
 
 
@@ -395,7 +442,8 @@ def _scoreboard(table: Table, kept: dict) -> str:
 def _tv_board(table: Table, kept: dict, memo: dict, host: bool) -> dict:
     """The TV's board and roster: everything they may show, made once per room version."""
     context = _base_context(table)
-    context.update(host=host, in_game=bool(table.game), scoreboard=_scoreboard(table, kept))
+    context.update(host=host, in_game=bool(table.game), scoreboard=_scoreboard(table, kept),
+                   lesson=lesson_context(table, memo))
     if table.game:
         view = _public_view(table, memo)
         context.update(_game_context(table, view))
@@ -424,15 +472,19 @@ def _tv(table: Table, host: bool, memo: dict, kept: dict) -> dict[str, str]:
         if html is None:
             html = memo[("tv", frag)] = render_to_string(f"screens/tv.html#{frag}", board())
         screen[frag] = html
-    contexts = {"tv-narration": _tv_narration(table, board), "tv-settings": _tv_settings(table, kept, host),
+    contexts = {"tv-narration": _tv_narration(table, board, lesson_context(table, memo)),
+                "tv-settings": _tv_settings(table, kept, host),
                 "tv-host": _tv_host(table, kept, memo, host, seat_help), "tv-door": _tv_door(table, host)}
     screen.update({frag: _render(kept, table.language, f"screens/tv.html#{frag}", context)
                    for frag, context in contexts.items()})
     return {frag: screen[frag] for frag in TV_FRAGMENTS}
 
 
-def _idle_panel(table: Table, ended: bool) -> dict:
-    """A phone without a seat outside a running game: the lobby (the ruleset, who joined)."""
+def _idle_panel(table: Table, ended: bool, lesson: dict | None) -> dict:
+    """A phone without a seat outside a running game: the lobby (the ruleset, who joined), or
+    the TV's slide of "How to play", to read along (the same on every phone)."""
+    if lesson:
+        return {"in_game": False, "lesson": {key: lesson[key] for key in ("slide", "number", "count")}}
     return {"in_game": False, "ended_by_host": ended, "ruleset": {"title": registry.get(table.ruleset).title},
             "players": [{"name": p["name"]} for p in table.players]}
 
@@ -512,12 +564,14 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
     game = table.game
     # A game the host ended is over for everyone at once: every phone is back in the lobby.
     ended = bool(game and game["status"] == "abandoned")
-    if game and not ended and player_id in game["seats"]:
+    lesson = _in_language(table.language, lambda: lesson_context(table, memo))
+    if game and not ended and not lesson and player_id in game["seats"]:
         contexts = _in_language(table.language, lambda: _seated(table, game["seats"].index(player_id), memo))
     elif game and game["status"] == "running":
         contexts = _in_language(table.language, lambda: _audience(table, player_id, memo))
     else:
-        contexts = {"ph-role": {"in_game": False}, "ph-board": {"in_game": False}, "ph-panel": _idle_panel(table, ended)}
+        contexts = {"ph-role": {"in_game": False}, "ph-board": {"in_game": False},
+                    "ph-panel": _idle_panel(table, ended, lesson)}
     contexts["ph-head"] = {"player": {"name": me["name"]} if me else None, "code": table.code}
     contexts["ph-host"] = _in_language(table.language, lambda: _phone_host(table, player_id, kept, memo))
     return {frag: _render(kept, table.language, f"screens/phone.html#{frag}", contexts[frag])

@@ -22,6 +22,7 @@ from engines.base import Event as EngineEvent
 
 from . import db, notify
 from .clock import due_in
+from .rendering import lesson_slides
 from .models import (
     CLAIM_WAIT, NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Claim, Event, Game, Player, Room, Suspicion, game_dict,
     new_token,
@@ -294,10 +295,51 @@ def configure(room: Room, slug: str, raw_options: dict) -> None:
     except ValueError as exc:
         raise ServiceError("bad_option", _("Invalid option: %(detail)s") % {"detail": exc}) from None
     with transaction.atomic():
-        _lobby_room(room)
-        Room.objects.filter(pk=room.pk).update(ruleset=slug, options=options)
+        locked = _lobby_room(room)
+        # A lesson teaches the game it was started for: another game ends it.
+        lesson = locked.lesson if locked.lesson and locked.lesson["ruleset"] == slug else None
+        Room.objects.filter(pk=room.pk).update(ruleset=slug, options=options, lesson=lesson)
         changed(room)
     room.ruleset, room.options = slug, options
+
+
+# --- "How to play" (the lesson the TV shows before a first game; Room.lesson) ----------------
+
+def lesson_start(room: Room) -> None:
+    """The host starts "How to play" the room's ruleset, at its first slide (not during a game)."""
+    with transaction.atomic():
+        locked = _lobby_room(room)
+        Room.objects.filter(pk=room.pk).update(lesson={"ruleset": locked.ruleset, "slide": 0})
+        changed(room)
+
+
+def lesson_step(room: Room, slide: int, step: int) -> None:
+    """The host's Next (``step`` 1) or Back (-1) from ``slide``, the slide his screen shows: a
+    screen that is behind (a second tap on Next) is refreshed, not moved twice."""
+    with transaction.atomic():
+        locked = _lobby_room(room)
+        lesson = _running_lesson(locked)
+        if slide != lesson["slide"]:
+            raise StaleVersion("stale", _("Your screen was out of date; it has been refreshed."))
+        to = slide + step
+        if step not in (-1, 1) or not 0 <= to < len(lesson_slides(lesson["ruleset"], locked.options)):
+            raise Conflict("lesson_bounds", _("There is no slide that way."))
+        Room.objects.filter(pk=room.pk).update(lesson={**lesson, "slide": to})
+        changed(room)
+
+
+def lesson_end(room: Room) -> None:
+    """The host skips or finishes "How to play": every screen is back in the lobby."""
+    with transaction.atomic():
+        _running_lesson(Room.objects.select_for_update().get(pk=room.pk))
+        Room.objects.filter(pk=room.pk).update(lesson=None)
+        changed(room)
+
+
+def _running_lesson(room: Room) -> dict:
+    if room.lesson is None:
+        raise Conflict("no_lesson", _("“How to play” is not running."))
+    return room.lesson
 
 
 def set_presence(player_id: int, delta: int) -> None:
@@ -338,6 +380,7 @@ def start_game(room: Room, seed: int | None = None, deal: dict | None = None) ->
         )
         _append(game, 0, events)
         game.save(update_fields=["next_seq"])
+        Room.objects.filter(pk=room.pk).update(lesson=None)   # the game starts: the lesson is over
         changed(room)
         notify.game_changed(game)   # the first step may be timed
     return game
@@ -550,6 +593,6 @@ __all__ = [
     "Conflict", "EngineError", "IllegalAction", "ServiceError", "StaleVersion", "abandon_game", "answer_claim",
     "answer_host_offer", "offer_host", "take_host_back",
     "ask_for_seat", "clean_name", "clock_move", "collect_seat", "configure", "create_room", "host_for_seat",
-    "host_move", "join_room", "kick", "move_player", "name_key", "pause_game", "resume_game", "seat_cap", "set_locked",
+    "host_move", "join_room", "kick", "lesson_end", "lesson_start", "lesson_step", "move_player", "name_key", "pause_game", "resume_game", "seat_cap", "set_locked",
     "set_presence", "start_game", "submit", "submit_for_player", "suspect",
 ]

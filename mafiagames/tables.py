@@ -20,9 +20,12 @@ def load_table(room: Room) -> Table:
     # the game can have any, so most loads ask nothing.
     suspicions = (list(Suspicion.objects.filter(game=game).values("player", "poll", "seat"))
                   if game and any(p["id"] not in game.seats for p in players) else [])
+    # The lobby offers "How to play" prominently before the room's first game of its ruleset.
+    running = game is not None and game.status == Game.Status.RUNNING
+    first = not running and not room.games.filter(ruleset=room.ruleset).exists()
     return Table(code=room.code, language=room.language, ruleset=room.ruleset, options=room.options,
                  players=players, game=game_dict(game) if game else None,
                  version=room.version, claims=claims, locked=room.locked, scores=scores,
-                 suspicions=suspicions,
+                 lesson=room.lesson, first_of_ruleset=first, suspicions=suspicions,
                  host_phone=by_id.get(room.host_player_id), host_offer=by_id.get(room.host_offer_id),
                  host_generation=room.host_generation)

@@ -299,6 +299,12 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
                     services.move_player(room, player_id, -1 if command == "up" else 1)
             elif command == "start":
                 services.start_game(room)
+            elif command == "lesson_start":
+                services.lesson_start(room)
+            elif command in ("lesson_next", "lesson_back"):
+                services.lesson_step(room, int(request.POST.get("slide", "")), 1 if command == "lesson_next" else -1)
+            elif command == "lesson_end":
+                services.lesson_end(room)
             elif command == "abandon":
                 services.abandon_game(room)
             elif command in ("let_in", "refuse"):

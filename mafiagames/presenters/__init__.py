@@ -85,6 +85,13 @@ class Presenter(Protocol):
         """A phone's submitted form as an engine action, or ``FormError`` with words for the
         player (``button_action`` reads every button that encodes a move)."""
 
+    def how_to_play(self, ruleset: str, options: dict) -> list[dict]:
+        """"How to play" ``ruleset`` with ``options`` (resolved): 4–7 slides (``slide``), each a
+        title, a few lines and tiles (a role, a card, a phase and what it does), made of the
+        words the game itself shows (role help, card help, phase titles, narration lines), so
+        the lesson never tells another rule than the game plays.  The TV shows them before a
+        room's first game of the ruleset and adds the options in play (rendering.lesson_slides)."""
+
 
 # The parts every presenter must have, derived from the protocol: its attributes and methods.
 REQUIRED = (*Presenter.__annotations__,
@@ -200,6 +207,24 @@ def button_action(post, buttons: dict[str, dict[str, Callable | Maybe]]) -> dict
             read = read.read
         action[name] = read(raw)
     return action
+
+
+def slide(title, lines=(), tiles=()) -> dict:
+    """One slide of "How to play" (``how_to_play``) as plain words in the active language:
+    ``tiles`` are (name, what it does) pairs; a line or tile without words is left out."""
+    return {"title": str(title), "lines": [str(line) for line in lines if line],
+            "tiles": [{"name": str(name), "text": str(text)} for name, text in tiles if name]}
+
+
+# Slide titles shared by the rulesets' lessons (``how_to_play``), where the game has no heading.
+LESSON_TITLES = {
+    "sides": gettext_lazy("Two sides"),
+    "roles": gettext_lazy("The roles"),
+    "day": gettext_lazy("By day"),
+    "end": gettext_lazy("How the game ends"),
+    "cards": gettext_lazy("The cards"),
+    "options": gettext_lazy("In this game"),
+}
 
 
 # The briefing every game opens with (engines/briefing.py): a phone's "I have seen my role" and

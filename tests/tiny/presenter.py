@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from mafiagames.presenters import COMMON_ERRORS, FormError, button_action, fill, narrated, text
+from mafiagames.presenters import COMMON_ERRORS, LESSON_TITLES, FormError, button_action, fill, narrated, slide, text
 
 TEMPLATE_DIR = "tiny"
 
@@ -47,6 +47,26 @@ def side_words(code: str, ruleset: str, options: dict) -> str:
 
 def role_words(code: str, ruleset: str, options: dict) -> str:
     return str(gettext_lazy("Player")) if code == "player" else code
+
+
+LESSON = {
+    "coin": gettext_lazy("The coin"),
+    "call": gettext_lazy("Call it"),
+    "call_how": gettext_lazy("Tap heads or tails on your phone. Nobody else sees your call."),
+    "shown": gettext_lazy("The coin is shown"),
+    "shown_how": gettext_lazy("When everyone has called, when the host shows it, or when the clock runs out."),
+}
+
+
+def how_to_play(ruleset: str, options: dict) -> list[dict]:
+    """Heads or Tails in five slides, of the words the game shows."""
+    return [
+        slide(LESSON["coin"], [LINES["toss"]]),
+        slide(LESSON["call"], [LESSON["call_how"]], [(side, "") for side in SIDES.values()]),
+        slide(LESSON["shown"], [LESSON["shown_how"], HOST_MOVES["reveal"]]),
+        slide(OPTION_LABELS["seconds"][0], [OPTION_LABELS["seconds"][1]]),
+        slide(LESSON_TITLES["end"], tiles=[(WINNERS["players"], ""), (WINNERS["coin"], "")]),
+    ]
 
 
 # --- context: what each template gets ----------------------------------------------------------

@@ -9,7 +9,7 @@ from engines.classic.table import DEFENCE, DISCUSSION, FINAL_VOTE, RE_DISCUSSION
 from .. import narrated, pick
 from .words import (
     CAUSES, KIDS, KIDS_CAUSES, KIDS_HELP, KIDS_STEP_NAMES, PHASE_TITLES, REASONS, ROLE_HELP,
-    SKIP_LABELS, STEP_NAMES, TEAM_NAMES, VOTE_KINDS, narrate, role_name, words,
+    SKIP_LABELS, STEP_NAMES, TEAM_NAMES, VOTE_KINDS, narrate, role_name, vote_help, words,
 )
 
 
@@ -49,6 +49,7 @@ def present(view: dict, names: list[str]) -> dict:
         "waiting_votes": len(vote["voters"]) - len(vote["voted"]) if vote else 0,
         "ballot_names": [names[s] for s in vote["ballot"]] if vote else [],
         "vote_kind": VOTE_KINDS.get(vote["kind"], "") if vote else "",
+        "vote_help": vote_help(vote["kind"], view["options"]) if vote else "",
         "shooter_name": names[view["last_shot"]["shooter"]] if view.get("last_shot") else "",
     }
     if last_vote:
@@ -177,7 +178,8 @@ def _night_row(view: dict, me: dict, names: list[str], choices: dict) -> dict:
 ROLE_READS = ("my_role_name", "my_role_help", "partner_names", "my_checks", "my_heals", "my_swap")
 
 
-PANEL_READS = ("night", "step_name", "night_row", "picks", "choices", "shooter_name", "vote_kind", "waiting_votes",
+PANEL_READS = ("night", "step_name", "night_row", "picks", "choices", "shooter_name", "vote_kind", "vote_help",
+               "waiting_votes",
                "ballot_names", "phase_title", "finalist_names", "tied_names", "ghost",
                "i_won", "winner_name", "reason_text")
 

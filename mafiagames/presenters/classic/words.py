@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from .. import COMMON_ERRORS, fill
+from engines.classic.table import MAFIA_STEP, NIGHT_STEPS
+
+from .. import COMMON_ERRORS, LESSON_TITLES, fill, slide
 
 
 GRANNA, POLISH, KIDS = "granna", "mafia_pl", "kids"
@@ -293,6 +295,59 @@ def side_words(code: str, ruleset: str, options: dict) -> str:
 def role_words(code: str, ruleset: str, options: dict) -> str:
     """A role in the words of the game's table (the admin's statistics)."""
     return role_name({"ruleset": ruleset, "options": options}, code) or code
+
+
+# "How to play" (rules B.2, C.2): what the game's own words do not say of a day.
+DAY_HELP = {
+    "defence": gettext_lazy("The players with the most votes each speak in their defence; everyone else stays silent."),
+    "final_vote": gettext_lazy("Everyone votes once more: whoever gets the most votes is out, and their card is "
+                               "shown."),
+    "re_discussion": gettext_lazy("Still tied: talk once more and vote again; if it stays tied, a coin decides."),
+}
+
+
+def vote_help(kind: str, options: dict) -> str:
+    """What a vote of ``kind`` leads to (the "?" beside a phone's vote; rules B.2, B.3.3 3.)."""
+    if kind == "vote":
+        return str(OPTION_LABELS["kids_single_vote"][1] if options.get("kids_single_vote") else DAY_HELP["defence"])
+    return str(DAY_HELP["final_vote" if kind == "final_vote" else "re_discussion"])
+
+
+def roles_in_play(options: dict) -> list[str]:
+    """The roles a game with ``options`` deals (rules B.1, C.1): the extra roles of the Polish
+    edition only when the host adds them, the agent unless the children's game leaves him out."""
+    roles = ["mafioso", *([] if options.get("kids_no_agent") else ["agent"]), "policeman"]
+    return roles + [role for role in ("doctor", "wizard", "judge") if options.get(role)]
+
+
+def how_to_play(ruleset: str, options: dict) -> list[dict]:
+    """The lesson before a first game: the sides, the roles, a night, a day, the end — in the
+    edition's words (the children's re-theme its own)."""
+    view = {"ruleset": ruleset, "options": options}
+    table = words(view)
+    helps, teams, reasons = (KIDS_HELP if table == KIDS else ROLE_HELP), TEAM_NAMES[table], REASONS[table]
+
+    def line(code: str, **params) -> str:
+        return narrate({"code": code, "params": params}, [], view)
+
+    roles = roles_in_play(options)
+    # The night's steps in their order (rules C.2): each role's that is dealt (a step is named by its role).
+    night_steps = [f"{step}_step" for step in NIGHT_STEPS if step == MAFIA_STEP or step in roles]
+    day = [("discussion", line("discussion")), ("vote", line("vote"))]
+    if options.get("kids_single_vote"):
+        day.append(("final_vote", OPTION_LABELS["kids_single_vote"][1]))
+    else:
+        day += [(phase, DAY_HELP[phase]) for phase in ("defence", "final_vote", "re_discussion")]
+    return [
+        slide(LESSON_TITLES["sides"], [line("discussion")],
+              [(teams["mafia"], helps["mafioso"]), (teams["police"], helps["policeman"])]),
+        slide(LESSON_TITLES["roles"], tiles=[(role_name(view, role), helps[role]) for role in roles]),
+        slide(PHASE_TITLES["mafia"], [line("night", round=1), *(line(step) for step in night_steps),
+                                      line("dawn")]),
+        slide(LESSON_TITLES["day"], tiles=[(PHASE_TITLES[phase], text) for phase, text in day]),
+        slide(LESSON_TITLES["end"], tiles=[(teams["police"], reasons["mafia_eliminated"]),
+                                           (teams["mafia"], reasons["police_eliminated"])]),
+    ]
 
 
 SKIP_LABELS = {

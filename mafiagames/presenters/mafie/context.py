@@ -11,7 +11,8 @@ from engines.mafie.plot_cards import WINDOWS
 from engines.mafie.tables import TEAM_VOTE
 
 from .. import narrated
-from .words import PHASE_TITLES, PLOT_CARD_NAMES, PLOT_WINDOW_TITLES, REASONS, ROLE_NAMES, TEAM_NAMES, narrate
+from .words import (PHASE_TITLES, PLOT_CARD_HELP, PLOT_CARD_NAMES, PLOT_WINDOW_TITLES, REASONS, ROLE_HELP,
+                    ROLE_NAMES, TEAM_NAMES, choice_help, narrate)
 
 
 TEMPLATE_DIR = "engines/mafie"
@@ -87,7 +88,7 @@ def _plot_context(view: dict, names: list[str]) -> dict:
     plot, me = view["plot"], view.get("me")
 
     def card(entry: dict) -> dict:
-        return {**entry, "name": _card_name(entry)}
+        return {**entry, **_card_shown(entry)}
 
     held = [{**card(h), "holder_name": names[h["holder"]]} for h in plot["held"]]
     context = {"held": held, "drawn": [card(c) for c in plot["drawn"]],
@@ -118,12 +119,18 @@ def _card_name(entry: dict) -> str:
     return str(PLOT_CARD_NAMES.get(entry["card"], entry["card"]))
 
 
+def _card_shown(entry: dict) -> dict:
+    """A plot card as a phone shows it: its name, and what it does behind its "?"."""
+    return {"name": _card_name(entry), "help": str(PLOT_CARD_HELP.get(entry["card"], ""))}
+
+
 def _window(window: dict, names: list[str]) -> dict:
     """A reaction window in words: who is asked, and which card he may play."""
     asked = window["asked"]
     return {"asked_name": names[asked] if asked is not None else None,
             "title": str(PLOT_WINDOW_TITLES.get(window["kind"], "")),
-            "card_name": str(PLOT_CARD_NAMES.get(WINDOWS[window["kind"]], ""))}
+            "card_name": str(PLOT_CARD_NAMES.get(WINDOWS[window["kind"]], "")),
+            "card_help": str(PLOT_CARD_HELP.get(WINDOWS[window["kind"]], ""))}
 
 
 def _opinion(view: dict, names: list[str]) -> dict | None:
@@ -271,7 +278,8 @@ def phone_board(view: dict, names: list[str]) -> tuple[str, dict]:
 def _role_context(view: dict, names: list[str]) -> dict:
     """phone_role.html: the role, the detectives' partners, what plot cards showed the phone."""
     me = view["me"]
-    context = {"me": {"role": me["role"]}, "my_role_name": str(ROLE_NAMES.get(me["role"], me["role"])),
+    context = {"my_role_name": str(ROLE_NAMES.get(me["role"], me["role"])),
+               "my_role_help": str(ROLE_HELP.get(me["role"], "")),
                "partner_names": [names[s] for s in me.get("partners") or []]}
     if view.get("plot") is not None:
         context["plot"] = {"learnt": [_fact(fact, names) for fact in me.get("plot_learnt", [])]}
@@ -310,6 +318,7 @@ def _panel_context(view: dict, names: list[str]) -> dict:
             context["kmotr_name"] = names[view["kmotr"]]
     elif phase in ("team_vote", "action_play"):
         context["team_names"] = [names[s] for s in view.get("team") or []]
+        context["choice_help"] = choice_help(phase)   # the "?" of the phase: every phone's
         if phase == "team_vote" and plot is not None:
             opinion = _opinion(view, names)
             plot["opinion"] = opinion
@@ -321,7 +330,7 @@ def _panel_context(view: dict, names: list[str]) -> dict:
     elif phase in ("plot_deal", "plot_window"):
         plot["choices"] = _plot_choices(view, names)
         if phase == "plot_deal":
-            plot["drawn"] = [{"name": _card_name(c)} for c in view["plot"]["drawn"]]
+            plot["drawn"] = [_card_shown(c) for c in view["plot"]["drawn"]]
             pending = view["plot"]["pending"]
             plot["pending"] = pending and {"name": _card_name(pending), "holder_name": names[pending["seat"]]}
             if not plot["choices"] and not pending:
@@ -332,7 +341,7 @@ def _panel_context(view: dict, names: list[str]) -> dict:
     if waiting:
         context["waiting_count"] = _waiting_count(view)
     if plot is not None:
-        plot["mine"] = [{"name": _card_name(h)} for h in view["plot"]["held"] if h["holder"] == me["seat"]]
+        plot["mine"] = [_card_shown(h) for h in view["plot"]["held"] if h["holder"] == me["seat"]]
         context["plot"] = plot
     return context
 

@@ -6,13 +6,22 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from .. import COMMON_ERRORS, fill
+from engines.mafie.tables import TWO_FAIL_MIN_PLAYERS, TWO_FAIL_SLOT
+
+from .. import COMMON_ERRORS, LESSON_TITLES, fill, slide
 
 
 ROLE_NAMES = {"mafioso": gettext_lazy("Mafioso"), "detective": gettext_lazy("Detective")}
 
 
 TEAM_NAMES = {"mafia": gettext_lazy("The Mafia"), "detectives": gettext_lazy("The detectives")}
+
+
+# What each role wants and may do (rules A.1, A.2.4): the phone's role card and "How to play".
+ROLE_HELP = {
+    "mafioso": gettext_lazy("You want the jobs to succeed. You must always play Success."),
+    "detective": gettext_lazy("You want the jobs to fail. You may play Success or Fail."),
+}
 
 
 REASONS = {
@@ -38,6 +47,27 @@ PLOT_CARD_NAMES = {
     "open_up": gettext_lazy("Open Up"),
     "establish_confidence": gettext_lazy("Establish Confidence"),
 }
+
+
+# What each plot card does (rules §A.3.3, "Exact card effects"): the phone's "?" and "How to play".
+PLOT_CARD_HELP = {
+    "strong_leader": gettext_lazy("Before a crew is picked: play it to become the Godfather yourself."),
+    "no_confidence": gettext_lazy("Right after a crew is approved: cancel it. That counts as a rejected vote."),
+    "keeping_close_eye": gettext_lazy("Once the crew's cards are in: secretly see the card one crew member played."),
+    "in_the_spotlight": gettext_lazy("Before the crew chooses: one crew member's card is shown with their name."),
+    "opinion_maker": gettext_lazy("For the rest of the game you vote first, openly, before everyone else."),
+    "take_responsibility": gettext_lazy("At once: take a plot card from another player."),
+    "overheard_conversation": gettext_lazy("At once: see the role of one of your neighbours."),
+    "open_up": gettext_lazy("At once: show your role to a player you choose."),
+    "establish_confidence": gettext_lazy("At once: you see the Godfather's role."),
+}
+
+
+# The plot cards kept to be played when their holder chooses (▲), and those that act on
+# receipt or for good (★, ◎): one slide each in "How to play".
+PLOT_CARDS_KEPT = ("strong_leader", "no_confidence", "keeping_close_eye", "in_the_spotlight")
+PLOT_CARDS_AT_ONCE = ("opinion_maker", "take_responsibility", "overheard_conversation", "open_up",
+                      "establish_confidence")
 
 
 # Narration lines of rules A.4, keyed by (code, variant); ``_variant`` picks the variant.
@@ -163,6 +193,60 @@ def side_words(code: str, ruleset: str, options: dict) -> str:
 def role_words(code: str, ruleset: str, options: dict) -> str:
     """A role in words (the admin's statistics)."""
     return str(ROLE_NAMES.get(code, code))
+
+
+# "How to play" (rules A.2): what the game's own words do not say of a round.
+LESSON_LINES = {
+    "crew": gettext_lazy("Five jobs. For each, the Godfather picks a crew. After a rejected crew or a job, the "
+                         "next player to the left is the Godfather."),
+    "vote": gettext_lazy("Everyone approves or rejects the crew in secret; then every vote is shown with its "
+                         "name. A rejected crew: the next Godfather picks another."),
+    "reveal": gettext_lazy("The cards are shuffled and shown without names: one Fail foils the job (job "
+                           "%(slot)s with %(players)s or more players needs two)."),
+    "kept": gettext_lazy("Plot cards to play when you choose"),
+    "at_once": gettext_lazy("Plot cards that act at once"),
+}
+
+
+def reveal_rule() -> str:
+    """How the job's cards decide it (rules A.2.5), with the engine's own numbers."""
+    return fill(LESSON_LINES["reveal"], {"slot": TWO_FAIL_SLOT, "players": TWO_FAIL_MIN_PLAYERS})
+
+
+# What a phone's choice does (the "?" beside a vote's and a job's heading): the lesson's words.
+CHOICE_HELP = {
+    "team_vote": LESSON_LINES["vote"],
+    "action_play": gettext_lazy("Mafiosi must play Success; a detective may play Success or Fail."),
+}
+
+
+def choice_help(phase: str) -> str:
+    """The "?" of a vote or a job: what the choice does (a job's also how its cards decide it)."""
+    return " ".join([str(CHOICE_HELP[phase]), *([reveal_rule()] if phase == "action_play" else [])])
+
+
+def how_to_play(ruleset: str, options: dict) -> list[dict]:
+    """The lesson before a first game: the sides, a crew, its vote, the job, the end, and the
+    plot cards when they are in play."""
+    def line(code: str, variant=None, **params) -> str:
+        return fill(LINES.get((code, variant)), params)
+
+    sides = [line("setup")] + ([] if options.get("blind_detectives") else [line("detective_meeting")])
+    slides = [
+        slide(LESSON_TITLES["sides"], sides, [(TEAM_NAMES["mafia"], ROLE_HELP["mafioso"]),
+                                              (TEAM_NAMES["detectives"], ROLE_HELP["detective"])]),
+        slide(PHASE_TITLES["team_selection"], [LESSON_LINES["crew"]]),
+        slide(PHASE_TITLES["team_vote"], [LESSON_LINES["vote"], REASONS["five_rejections"]]),
+        slide(PHASE_TITLES["action_play"], [line("action_play"), reveal_rule()]),
+        slide(LESSON_TITLES["end"], tiles=[(TEAM_NAMES["mafia"], REASONS["three_successes"]),
+                                           (TEAM_NAMES["detectives"],
+                                            f'{REASONS["three_failures"]} {REASONS["five_rejections"]}')]),
+    ]
+    if options.get("plot_cards"):
+        slides += [slide(LESSON_LINES[key], [OPTION_LABELS["plot_cards"][1]] if key == "kept" else [],
+                         [(PLOT_CARD_NAMES[card], PLOT_CARD_HELP[card]) for card in cards])
+                   for key, cards in (("kept", PLOT_CARDS_KEPT), ("at_once", PLOT_CARDS_AT_ONCE))]
+    return slides
 
 
 PLOT_WINDOW_TITLES = {

@@ -17,9 +17,10 @@ presenter contract (presenters/__init__.py).
 from .context import TEMPLATE_DIR, audience_poll, present, phone_fragments, phone_board
 from .forms import parse_action
 from .words import (ERRORS, narrate, role_text, role_words, side_words, OPTION_LABELS, OPTION_CHOICES, ADVANCED_OPTIONS,
-                    HOST_MOVES)
+                    HOST_MOVES, how_to_play)
 
 __all__ = [
     "TEMPLATE_DIR", "audience_poll", "ERRORS", "present", "narrate", "parse_action", "phone_fragments", "phone_board",
     "role_text", "role_words", "side_words", "OPTION_LABELS", "OPTION_CHOICES", "ADVANCED_OPTIONS", "HOST_MOVES",
+    "how_to_play",
 ]

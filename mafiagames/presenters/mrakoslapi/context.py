@@ -13,7 +13,7 @@ from engines.mrakoslapi.state import DAY
 
 from .. import narrated, pick
 from .words import (
-    CARD_HELP, CARD_NAMES, CARD_STATES, DAY_STATES, NIGHT_ASKS, NIGHT_SKIP, NIGHT_TUNNEL_TO,
+    CARD_HELP, CARD_NAMES, CARD_STATES, DAY_STATES, IDLE_HELP, NIGHT_ASKS, NIGHT_SKIP, NIGHT_TUNNEL_TO,
     NOTICES, REASONS, choices_text, winners_text, card_name, narrate, trace_step,
 )
 
@@ -157,7 +157,7 @@ def _button(name: str, fields: list | None, picked: bool = False) -> dict:
 
 
 def _idle_step(names: list[str], living: list[int], note: str = "") -> dict:
-    return {"id": "", "title": str(_("Who do you suspect?")), "pair": False,
+    return {"id": "", "title": str(_("Who do you suspect?")), "pair": False, "help": str(IDLE_HELP),
             "ask": str(_("Nothing to play here. Tap any name while you wait — it does nothing.")), "note": note,
             "grid": [_button(names[s], None) for s in living], "skip": _button(str(NIGHT_SKIP), None)}
 
@@ -168,7 +168,8 @@ def _step(p: dict, me: dict, names: list[str], living: list[int], confirmed: boo
     moves = [] if confirmed or p["disabled"] else me["moves"]
     # One Mafián prompt stands for all the holder's Mafián cards: it is named without a number.
     step = {"id": p["id"], "title": CARD_NAMES[card] if card == C.MAFIAN else card_name(card, no),
-            "ask": str(NIGHT_ASKS.get(card, "")), "note": "", "pair": card == C.MAG}
+            "ask": str(NIGHT_ASKS.get(card, "")), "note": "", "pair": card == C.MAG,
+            "help": str(CARD_HELP.get(card, ""))}
     passing = any(m["type"] == "pass" and m["card"] == card and m["no"] == no for m in moves)
     skip_fields = [("action", "pass"), ("card", card), ("no", no)] if passing else None
     if card == C.MAG:
@@ -213,14 +214,18 @@ def _day_choices(me: dict, names: list[str]) -> dict:
     """The day's buttons, exactly from ``me.moves``."""
     kinds = {m["type"] for m in me["moves"]}
     accuse = [m for m in me["moves"] if m["type"] == "accuse"]
+    shoot = _targets(me, "anarchist_shot", None, names)
     return {
+        # What each day card in the fold does (its "?"), only for the cards it offers.
+        "day_help": {"astronom": str(CARD_HELP[C.ASTRONOM]) if "astronom" in kinds else "",
+                     "anarchista": str(CARD_HELP[C.ANARCHISTA]) if shoot else ""},
         "accuse_targets": _seats_named(sorted({m["target"] for m in accuse}), names),
         "accuse_claims": [{"type": t, "name": CARD_NAMES[t]} for t in C.CARD_TYPES
                           if any(m["claim"] == t for m in accuse)],
         "can": {kind: kind in kinds for kind in ("withdraw", "ready", "defend", "astronom", "done")},
         "vote_for": [names[m["candidate"]] for m in me["moves"] if m["type"] == "vote"],
         "vote_seat": next((m["candidate"] for m in me["moves"] if m["type"] == "vote"), None),
-        "shoot_targets": _targets(me, "anarchist_shot", None, names),
+        "shoot_targets": shoot,
     }
 
 
@@ -249,7 +254,8 @@ ROLE_READS = ("my_cards", "fellow_names", "notices", "fake_dead")
 
 
 PANEL_READS = ("over", "fake_dead", "night", "phase_title", "night_steps", "can", "muted", "vote_for", "vote_seat",
-               "day", "accuse_targets", "accuse_claims", "shoot_targets", "i_won", "winner_name", "reason_text")
+               "day", "accuse_targets", "accuse_claims", "shoot_targets", "day_help", "i_won", "winner_name",
+               "reason_text")
 
 
 def phone_fragments(view: dict, names: list[str], clock: dict) -> dict[str, tuple[str, dict]]:

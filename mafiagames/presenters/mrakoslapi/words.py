@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi import day as D
 
-from .. import COMMON_ERRORS, fill, seconds
+from .. import COMMON_ERRORS, LESSON_TITLES, fill, seconds, slide
 
 
 HOST_MOVES: dict = {}
@@ -171,6 +171,45 @@ def role_text(view: dict) -> str:
     return ", ".join(card_name(c["type"], c["no"]) for c in cards) if cards is not None else str(_("out of the game"))
 
 
+# "How to play" (rules §0): what the game's own words do not say of a round.
+LESSON_LINES = {
+    "alone": gettext_lazy("Everyone for themselves"),
+    "cards": gettext_lazy("You hold a few secret cards: spare lives, night powers and day powers. Keep them "
+                          "to yourself."),
+    "night_cards": gettext_lazy("Cards for the night"),
+    "day_cards": gettext_lazy("Cards for the day"),
+    "night": gettext_lazy("Night"),
+    "night_how": gettext_lazy("At night every card with a night power asks on your phone. Then the bullets fly: "
+                              "tunnels, saliva and mirrors send them on, and each hit costs a Mrakošlap or a life."),
+    "morning": gettext_lazy("In the morning the TV tells what happened, but never who did it."),
+    "day_how": gettext_lazy("By day you accuse, defend and raise hands: the condemned loses a Mrakošlap or dies."),
+}
+
+
+# The day's steps as the TV names them, in their order (rules §5.2).
+DAY_ORDER = (D.FLOOR, D.DEFENCE, D.THINK, D.VOTE, D.SENTENCE)
+
+
+def how_to_play(ruleset: str, options: dict) -> list[dict]:
+    """The lesson before a first game: alone against everyone, the cards a few at a time (each
+    with what it does), the night, the day."""
+    def tiles(types) -> list:
+        return [(CARD_NAMES[card], CARD_HELP[card]) for card in types]
+
+    night_cards = [card for card in C.NIGHT_TYPES if card != C.MRAKOSLAP]
+    return [
+        slide(LESSON_LINES["alone"], [LESSON_LINES["cards"], REASONS[D.LAST_ALIVE], REASONS[D.ALL_DEAD]],
+              tiles([C.MRAKOSLAP])),
+        slide(LESSON_LINES["night_cards"], tiles=tiles(night_cards[:5])),
+        slide(LESSON_LINES["night_cards"], tiles=tiles(night_cards[5:])),
+        slide(LESSON_LINES["day_cards"], tiles=tiles(C.DAY_TYPES[:4])),
+        slide(LESSON_LINES["day_cards"], tiles=tiles(C.DAY_TYPES[4:])),
+        slide(LESSON_LINES["night"], [LESSON_LINES["night_how"], LESSON_LINES["morning"]]),
+        slide(LESSON_TITLES["day"],
+              [LESSON_LINES["day_how"], " → ".join(str(DAY_STATES[state]) for state in DAY_ORDER)]),
+    ]
+
+
 NIGHT_ASKS = {
     C.MAFIAN: gettext_lazy("Whom do the Mafiáni shoot tonight? All of you must pick the same player."),
     C.SILENY_STRELEC: gettext_lazy("Tonight you shoot. At whom?"),
@@ -180,6 +219,11 @@ NIGHT_ASKS = {
     C.MEDIK: gettext_lazy("Play dead for the next day and night? Tap your own name for yes. You can do it once."),
     C.DUCH_BOBO: gettext_lazy("You are a ghost tonight. Silence a living player for tomorrow?"),
 }
+
+
+# The "?" of a night step without a card of this phone's (context.night_steps): why it is there.
+IDLE_HELP = gettext_lazy("No card of yours acts here: what you tap sends nothing. Every phone has as many "
+                         "steps, so nobody can tell who holds which card.")
 
 
 NIGHT_SKIP = gettext_lazy("Nobody tonight")   # the quiet button of every night step, whatever its card
