@@ -236,7 +236,7 @@ def how_to_play(ruleset: str, options: dict) -> list[dict]:
         slide(LESSON_TITLES["sides"], sides, [(TEAM_NAMES["mafia"], ROLE_HELP["mafioso"]),
                                               (TEAM_NAMES["detectives"], ROLE_HELP["detective"])]),
         slide(PHASE_TITLES["team_selection"], [LESSON_LINES["crew"]]),
-        slide(PHASE_TITLES["team_vote"], [LESSON_LINES["vote"], REASONS["five_rejections"]]),
+        slide(PHASE_TITLES["team_vote"], [LESSON_LINES["vote"], line("five_rejections", False)]),
         slide(PHASE_TITLES["action_play"], [line("action_play"), reveal_rule()]),
         slide(LESSON_TITLES["end"], tiles=[(TEAM_NAMES["mafia"], REASONS["three_successes"]),
                                            (TEAM_NAMES["detectives"],
