@@ -19,6 +19,7 @@ from engines.base import (
     GAME_MASTER, HOST, NOBODY, PROXY, PUBLIC, Actor, EngineError, IllegalAction, resolve_options,
 )
 from engines.base import Event as EngineEvent
+from engines.moments import MOMENTS
 
 from . import db, notify
 from .clock import due_in
@@ -277,7 +278,8 @@ def start_game(room: Room, seed: int | None = None, deal: dict | None = None) ->
                 % {"title": ruleset.title, "min": ruleset.min_players, "max": ruleset.max_players,
                    "n": len(players)},
             )
-        options = resolve_options(ruleset, room.options)
+        # Moments are how the app paces a game, not a host's choice (engines/moments.py).
+        options = {**resolve_options(ruleset, room.options), MOMENTS.key: settings.MOMENTS}
         seed = secrets.randbits(62) if seed is None else seed
         state, events = ruleset.setup(len(players), options, seed, deal)
         game = Game.objects.create(

@@ -39,7 +39,7 @@ class Daphne:
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "DB_PATH": str(db_path), "SECRET_KEY": settings.SECRET_KEY, "DEBUG": "0",
                     "PUBLIC_URL": self.url, "DJANGO_SETTINGS_MODULE": "mafiagames.settings",
-                    "STATIC_FROM_SOURCE": "1"}
+                    "STATIC_FROM_SOURCE": "1", "MOMENTS": "0"}
         self.log = open(log_path, "ab")
         self.process = None
 
@@ -78,11 +78,14 @@ class Daphne:
 @pytest.fixture
 def live_daphne(transactional_db, output_dir, request):
     """daphne on the test database; ``@pytest.mark.clock_scale("0.1")`` shortens its game timers,
+    ``@pytest.mark.moments`` gives its games moments (engines/moments.py; off otherwise),
     ``@pytest.mark.extra_rulesets("tests.tiny")`` hosts rulesets kept in folders of their own."""
     server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
     marker = request.node.get_closest_marker("clock_scale")
     if marker is not None:
         server.env["CLOCK_SCALE"] = str(marker.args[0])
+    if request.node.get_closest_marker("moments") is not None:
+        server.env["MOMENTS"] = "1"
     extra = request.node.get_closest_marker("extra_rulesets")
     if extra is not None:
         server.env["EXTRA_RULESETS"] = ",".join(extra.args)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from mafiagames.presenters import COMMON_ERRORS, FormError, button_action, fill, narrated, text
+from mafiagames.presenters import COMMON_ERRORS, FormError, button_action, fill, moment_part, narrated, text
 
 TEMPLATE_DIR = "tiny"
 
@@ -91,3 +91,10 @@ def parse_action(post) -> dict:
     if action is None:
         raise FormError(str(COMMON_ERRORS["unknown_action"]))
     return action
+
+
+def moment_words(event: dict, names: list[str], view: dict) -> dict:
+    """The coin shown (engines/moments.py): every call by name, then the coin."""
+    data = event["data"]
+    calls = [f"{names[seat]}: {SIDES[call]}" for seat, call in enumerate(data["calls"]) if call]
+    return moment_part("coin", gettext_lazy("The coin"), calls, SIDES["heads" if data["heads"] else "tails"])

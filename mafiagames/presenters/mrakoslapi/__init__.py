@@ -16,10 +16,10 @@ presenter contract (presenters/__init__.py).
 
 from .context import TEMPLATE_DIR, present, phone_fragments, phone_board
 from .forms import parse_action
-from .words import (ERRORS, narrate, role_text, role_words, side_words, OPTION_LABELS, OPTION_CHOICES, ADVANCED_OPTIONS,
+from .words import (ERRORS, moment_words, narrate, role_text, role_words, side_words, OPTION_LABELS, OPTION_CHOICES, ADVANCED_OPTIONS,
                     HOST_MOVES)
 
 __all__ = [
-    "TEMPLATE_DIR", "ERRORS", "present", "narrate", "parse_action", "phone_fragments", "phone_board",
+    "TEMPLATE_DIR", "ERRORS", "present", "moment_words", "narrate", "parse_action", "phone_fragments", "phone_board",
     "role_text", "role_words", "side_words", "OPTION_LABELS", "OPTION_CHOICES", "ADVANCED_OPTIONS", "HOST_MOVES",
 ]
