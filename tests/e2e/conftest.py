@@ -279,8 +279,10 @@ MEASURE_STAGE = """([mainMin, readMin, hostMin, contrastMin]) => {
     const scrolls = box && box.querySelector('details.advanced[open]') && inView(box.getBoundingClientRect());
     if (r.width && r.height && !inView(r) && !scrolls)
       problems.push(`off screen: ${name(el)} at ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)}`);
-    // ... nor cut off by a box that hides or scrolls its overflow (its nearest such ancestor).
-    for (let a = el.parentElement; a && a !== document.body && r.width && r.height && !scrolls; a = a.parentElement) {
+    // ... nor cut off by a box that hides or scrolls its overflow (its nearest such ancestor);
+    // a fixed box (the paused banner) is laid out on the viewport, which no such box clips.
+    const fixed = getComputedStyle(el).position === 'fixed';
+    for (let a = el.parentElement; a && a !== document.body && r.width && r.height && !scrolls && !fixed; a = a.parentElement) {
       const s = getComputedStyle(a);
       if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
       const b = a.getBoundingClientRect();
