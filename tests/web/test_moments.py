@@ -4,14 +4,18 @@ on every phone, a tap meanwhile is refused in words and changes nothing, a scree
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.test import override_settings
 
+from engines import registry
+from engines.base import GAME_MASTER, HOST, movers
 from engines.moments import MOMENT_OVER, MOMENTS
 from mafiagames import services, taps
 from mafiagames.models import Game
 
-from .helpers import everyone_ready, host_client, player_client, started_game
+from .helpers import everyone_ready, host_client, player_client, room_with_players, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -102,3 +106,27 @@ def test_a_game_started_with_moments_off_has_none():
     """The tests' default (tests/conftest.py): games play straight through."""
     room, players, game = started_game()
     assert game.options[MOMENTS.key] is False and "moments" not in game.state
+
+
+@override_settings(MOMENTS=True, CLOCK_SCALE=0)   # every clock is due at once
+@pytest.mark.parametrize(("slug", "players"), [("mafia_pl", 7), ("granna", 7), ("mafie", 5), ("mrakoslapi", 6)])
+def test_games_with_moments_play_to_their_end_through_the_writer(slug, players):
+    """Random games through the services: the game master's clock (``clock_move``, only once
+    due) ends every moment, the game goes on, and it ends."""
+    ruleset = registry.get(slug)
+    for seed in range(2):
+        room, _players = room_with_players(players)
+        services.configure(room, slug, {})
+        game = services.start_game(room, seed=seed)
+        chooser, moments = random.Random(seed), 0
+        while game.status == "running":
+            actor = chooser.choice(movers(ruleset, game.state))
+            action = chooser.choice(ruleset.legal_actions(game.state, actor))
+            moments += action == MOMENT_OVER
+            if actor is GAME_MASTER:
+                game = services.clock_move(game.pk, game.version, game.state["clock"]["move"])
+            elif actor == HOST:
+                game = services.host_move(room, action["type"], expected_turn=None)
+            else:
+                game = services.submit(game.pk, actor, action)
+        assert game.status == "finished" and moments and game.state["moments"]["on"] is None
