@@ -273,13 +273,11 @@ def _tv_narration(table: Table, board) -> dict:
         return {"in_game": False}
     context = {"in_game": True, "game_status": game["status"], "game_id": game["id"],
                "turn": game["state"].get("turn")}
-    moment = board().get("moment") if game["status"] == "running" else None
-    if moment:
-        # A result on the stage (engines/moments.py) is revealed line by line on the board: the
-        # narration, which already tells it, waits until the moment is over (then it is spoken,
-        # under a new key); meanwhile the main line names what the table is watching.
-        context.update(narration=[moment["parts"][0]["title"]], phase_title="", narration_from=0, moment_n=moment["n"])
-    elif game["status"] != "abandoned":   # the host ended it: one fixed line instead
+    # A result on the stage (engines/moments.py) is revealed line by line on the board: the
+    # narration, which already tells it, waits until the moment is over (it is spoken then, under
+    # a key of its own); meanwhile its main line names what the table is watching (tv.html).
+    context["moment"] = board()["moment"]
+    if game["status"] != "abandoned":   # the host ended it: one fixed line instead
         context.update({key: board()[key] for key in ("narration", "phase_title")})
         # Lines before ``narration_from`` (the presenter's; else none) are read aloud, not shown:
         # the board shows them, or they are old news.
