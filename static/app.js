@@ -151,11 +151,16 @@
     var lines = Array.prototype.map.call(element.querySelectorAll(".line"), function (line) {
       return line.textContent.trim().replace(/\s+/g, " ");
     });
-    var before = JSON.parse(sessionStorage.getItem("mafiagames.spokenLines") || "[]");
-    sessionStorage.setItem("mafiagames.spokenLines", JSON.stringify(lines));
-    var continues = before.length > 0 && before.length <= lines.length &&
-      before.every(function (line, i) { return line === lines[i]; });
-    var text = (continues ? lines.slice(before.length) : lines).join(" ");
+    var text = lines.join(" ");
+    // A moment's line (engines/moments.py: its key ends in ":moment<n>") is said without touching
+    // what the narration has read: after it, a growing narration goes on where it stopped.
+    if (!/:moment\d+$/.test(key)) {
+      var before = JSON.parse(sessionStorage.getItem("mafiagames.spokenLines") || "[]");
+      sessionStorage.setItem("mafiagames.spokenLines", JSON.stringify(lines));
+      var continues = before.length > 0 && before.length <= lines.length &&
+        before.every(function (line, i) { return line === lines[i]; });
+      text = (continues ? lines.slice(before.length) : lines).join(" ");
+    }
     if (!text) { return; }
     window.speechSynthesis.cancel();
     var utterance = new SpeechSynthesisUtterance(text);
