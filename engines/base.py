@@ -187,6 +187,8 @@ class Ruleset(Protocol):
     # the web layer reads it of a finished game only.  A ruleset without roles gives every seat
     # one code ("player").
     def roles(self, state: State) -> list[str]: ...
+    # Optional (``Engine.moments``): the kinds of PUBLIC events that take the stage for a few
+    # seconds (engines/moments.py).
 
 
 RULESET_VALUES = ("slug", "title", "min_players", "max_players")
@@ -229,9 +231,15 @@ class Engine:
     proxy_moves: Callable[[State], dict[int, list[Action]]]
     removable: Callable[[State], list[int]]
     roles: Callable[[State], list[str]]
+    # Optional: the kinds of this engine's PUBLIC events that are results the table waits for (a
+    # vote revealed, a coin toss, a death at dawn, a verdict): each takes the stage for a few
+    # seconds (engines/moments.py).  None by default.
+    moments: frozenset[str] = frozenset()
 
     def __post_init__(self):
         check_ruleset(self)
+        if not isinstance(self.moments, frozenset) or not all(isinstance(kind, str) for kind in self.moments):
+            raise TypeError(f"ruleset {self.slug!r}: moments must be a frozenset of event kinds")
 
 
 def resolve_options(ruleset: Ruleset, raw: dict[str, Any]) -> dict[str, Any]:

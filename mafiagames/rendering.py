@@ -29,7 +29,7 @@ from engines import registry
 from engines.base import Option, resolve_options
 
 from . import clock
-from .presenters import BRIEFING_HOST_MOVES, LESSON_TITLES, audience_poll, key_of, part, presenter, ruleset_words, slide
+from .presenters import BRIEFING_HOST_MOVES, LESSON_TITLES, audience_poll, key_of, moment_context, part, presenter, ruleset_words, slide
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
 PHONE_FRAGMENTS = ("ph-head", "ph-role", "ph-panel", "ph-board", "ph-host")
@@ -154,7 +154,8 @@ def _game_context(table: Table, view: dict) -> dict:
     context.setdefault("mood", "night" if context.get("night") else "day")
     context.update(game_id=game["id"], turn=view.get("turn"), briefing=view.get("briefing"),
                    tpl=pres.TEMPLATE_DIR, game_status=game["status"], deadline=deadline(game),
-                   paused=paused(game), time_left=frozen_time_left(game))
+                   paused=paused(game), time_left=frozen_time_left(game),
+                   started=clock_started_ms(game), moment=on_stage(game, view), moments_past=moments_past(game, view))
     return context
 
 
@@ -167,6 +168,19 @@ def audience_suspected(suspicions: list[dict], names: list[str]) -> list[dict]:
         counts[row["seat"]] = counts.get(row["seat"], 0) + 1
     return [{"name": names[seat], "count": count}
             for seat, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def on_stage(game: dict, view: dict) -> dict | None:
+    """The moment on the stage (engines/moments.py) in words, from the TV's (public) view: the
+    TV shows it instead of the board, every phone above its panel."""
+    moment = view.get("moment")
+    return moment and moment_context(game["ruleset"], moment, game["names"], view)
+
+
+def moments_past(game: dict, view: dict) -> list[dict]:
+    """The last few moments, the latest first: the TV's compact history strip."""
+    return [moment_context(game["ruleset"], moment, game["names"], view)
+            for moment in reversed(view.get("moments_past") or [])]
 
 
 def ended_reveal(game: dict) -> list[dict]:
@@ -184,6 +198,12 @@ def deadline(game: dict) -> int | None:
     if game["status"] != "running" or not clock or game.get("clock_started") is None or paused(game):
         return None
     return round((game["clock_started"] + clock["seconds"] * settings.CLOCK_SCALE) * 1000)
+
+
+def clock_started_ms(game: dict) -> int | None:
+    """When the running clock started, in ms since the epoch, while it runs: the TV's countdown
+    bar shows the share of its time left (app.js)."""
+    return round(game["clock_started"] * 1000) if deadline(game) is not None else None
 
 
 def paused(game: dict | None) -> bool:
@@ -319,6 +339,10 @@ def _tv_narration(table: Table, board, lesson: dict | None) -> dict:
         return {"in_game": False}
     context = {"in_game": True, "game_status": game["status"], "game_id": game["id"],
                "turn": game["state"].get("turn")}
+    # A result on the stage (engines/moments.py) is revealed line by line on the board: the
+    # narration, which already tells it, waits until the moment is over (it is spoken then, under
+    # a key of its own); meanwhile its main line names what the table is watching (tv.html).
+    context["moment"] = board()["moment"]
     if game["status"] != "abandoned":   # the host ended it: one fixed line instead
         context.update({key: board()[key] for key in ("narration", "phase_title")})
         # Lines before ``narration_from`` (the presenter's; else none) are read aloud, not shown:
@@ -498,8 +522,12 @@ def _seated(table: Table, seat: int, memo: dict) -> dict[str, dict]:
     clock = {"deadline": deadline(game), "time_left": frozen_time_left(game)}
     fragments = pres.phone_fragments(view, game["names"], clock)
     fragments["board"] = _phone_board(table, memo)
-    # The briefing (engines/briefing.py) is every ruleset's: phone.html shows it above the panel.
-    panel = {"paused": paused(game), **briefing_panel(view, seat)}
+    # The briefing (engines/briefing.py) is every ruleset's: phone.html shows it above the panel;
+    # so is a moment (engines/moments.py), the same on every phone: it stands for the panel.
+    moment = memo.get(("moment",), False)
+    if moment is False:
+        moment = memo[("moment",)] = on_stage(game, _public_view(table, memo))
+    panel = {"paused": paused(game), **briefing_panel(view, seat), **({"moment": moment} if moment else {})}
     shell = {"role": {}, "panel": panel, "board": {}}
     return {f"ph-{name}": {**context, **shell[name], "in_game": True, "body": template}
             for name, (template, context) in fragments.items()}

@@ -19,6 +19,7 @@ from engines.base import (
     GAME_MASTER, HOST, NOBODY, PROXY, PUBLIC, Actor, EngineError, IllegalAction, resolve_options,
 )
 from engines.base import Event as EngineEvent
+from engines.moments import MOMENTS
 
 from . import db, notify
 from .clock import due_in
@@ -370,7 +371,8 @@ def start_game(room: Room, seed: int | None = None, deal: dict | None = None) ->
         # Beyond the ruleset's maximum the last in the seating order watch: they are the
         # audience of this game (issue 16), and the host's order decides who plays.
         players = players[:ruleset.max_players]
-        options = resolve_options(ruleset, room.options)
+        # Moments are how the app paces a game, not a host's choice (engines/moments.py).
+        options = {**resolve_options(ruleset, room.options), MOMENTS.key: settings.MOMENTS}
         seed = secrets.randbits(62) if seed is None else seed
         state, events = ruleset.setup(len(players), options, seed, deal)
         game = Game.objects.create(

@@ -241,6 +241,10 @@ PLAYER_COOKIE_MAX_AGE = 60 * 60 * 24 * 7
 # deadline, …; the engines say how long) runs this many times as long: tests and demos
 # shorten them.
 CLOCK_SCALE = float(os.environ.get("CLOCK_SCALE", "1"))
+# A result the table waits for takes the stage for a few seconds (engines/moments.py): on for
+# every new game; the tests turn it off (tests/conftest.py) except where they are about it, as
+# tests that play a game through its steps would otherwise wait out every moment.
+MOMENTS = os.environ.get("MOMENTS", "1") != "0"
 
 LOGGING = {
     "version": 1,

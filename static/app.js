@@ -151,11 +151,16 @@
     var lines = Array.prototype.map.call(element.querySelectorAll(".line"), function (line) {
       return line.textContent.trim().replace(/\s+/g, " ");
     });
-    var before = JSON.parse(sessionStorage.getItem("mafiagames.spokenLines") || "[]");
-    sessionStorage.setItem("mafiagames.spokenLines", JSON.stringify(lines));
-    var continues = before.length > 0 && before.length <= lines.length &&
-      before.every(function (line, i) { return line === lines[i]; });
-    var text = (continues ? lines.slice(before.length) : lines).join(" ");
+    var text = lines.join(" ");
+    // A moment's line (engines/moments.py: its key ends in ":moment<n>") is said without touching
+    // what the narration has read: after it, a growing narration goes on where it stopped.
+    if (!/:moment\d+$/.test(key)) {
+      var before = JSON.parse(sessionStorage.getItem("mafiagames.spokenLines") || "[]");
+      sessionStorage.setItem("mafiagames.spokenLines", JSON.stringify(lines));
+      var continues = before.length > 0 && before.length <= lines.length &&
+        before.every(function (line, i) { return line === lines[i]; });
+      text = (continues ? lines.slice(before.length) : lines).join(" ");
+    }
     if (!text) { return; }
     window.speechSynthesis.cancel();
     var utterance = new SpeechSynthesisUtterance(text);
@@ -163,11 +168,53 @@
     utterance.lang = layout ? layout.getAttribute("data-lang") : "en";
     window.speechSynthesis.speak(utterance);
   }
+  // Moments (engines/moments.py): a result takes the stage on the TV with a short cue, made here
+  // (Web Audio oscillators: no sound files), only while Sound is on, and once per moment (its
+  // key, game and moment number, like the narration's): a reload or a reconnect does not replay
+  // it.  Each cue is a few notes: [frequency in Hz, start and length in seconds, wave].
+  var CUES = {
+    vote: [[392, 0, 0.14, "triangle"], [523, 0.16, 0.14, "triangle"], [659, 0.32, 0.3, "triangle"]],
+    cards: [[880, 0, 0.06, "square"], [880, 0.18, 0.06, "square"], [880, 0.36, 0.06, "square"], [660, 0.54, 0.3, "triangle"]],
+    coin: [[1320, 0, 0.08, "sine"], [1760, 0.1, 0.08, "sine"], [1320, 0.2, 0.08, "sine"], [1760, 0.3, 0.4, "sine"]],
+    death: [[220, 0, 0.5, "sawtooth"], [165, 0.45, 0.9, "sawtooth"]],
+    verdict: [[196, 0, 0.25, "square"], [196, 0.3, 0.25, "square"], [147, 0.6, 0.7, "triangle"]]
+  };
+  var audio = null;
+  function audioContext() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Context) { audio = new Context(); }
+    if (audio && audio.state === "suspended") { audio.resume(); }
+    return audio;
+  }
+  function cue(element) {
+    if (!element || !soundOn() || !document.body.classList.contains("tv")) { return; }
+    var key = element.getAttribute("data-cue-key");
+    if (key === sessionStorage.getItem("mafiagames.cued")) { return; }
+    sessionStorage.setItem("mafiagames.cued", key);
+    document.body.setAttribute("data-cued", key + ":" + element.getAttribute("data-cue"));   // what played (tests read it)
+    var notes = CUES[element.getAttribute("data-cue")], context = audioContext();
+    if (!notes || !context) { return; }
+    var at = context.currentTime + 0.03;
+    notes.forEach(function (note) {
+      var tone = context.createOscillator(), volume = context.createGain();
+      tone.type = note[3];
+      tone.frequency.value = note[0];
+      volume.gain.setValueAtTime(0.0001, at + note[1]);
+      volume.gain.exponentialRampToValueAtTime(0.18, at + note[1] + 0.02);
+      volume.gain.exponentialRampToValueAtTime(0.0001, at + note[1] + note[2]);
+      tone.connect(volume);
+      volume.connect(context.destination);
+      tone.start(at + note[1]);
+      tone.stop(at + note[1] + note[2] + 0.05);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { cue(document.querySelector("#tv-main [data-cue-key]")); });
   document.addEventListener("click", function (e) {
     if (e.target.closest && e.target.closest("[data-sound-toggle]")) {
       localStorage.setItem(soundKey, soundOn() ? "off" : "on");
       showSound();
       if (soundOn()) {
+        audioContext();   // a page may start its audio only from a click: this one
         sessionStorage.removeItem("mafiagames.spoken");
         sessionStorage.removeItem("mafiagames.spokenLines");
         speak(document.getElementById("tv-narration"));
@@ -178,6 +225,7 @@
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     var id = e.target && e.target.id;
     if (id === "tv-narration") { speak(document.getElementById("tv-narration")); }
+    if (id === "tv-main") { cue(e.target.querySelector("[data-cue-key]")); }
     // Any answer to a tap (a refusal, or the empty "applied" ack) frees the buttons again: a tap
     // that changes nothing on this screen (the same pick twice) brings no new panel to do it.
     if (id === "flash") { enableTaps(); }
@@ -285,8 +333,14 @@
 
   // Countdowns to the game master's next timed move: [data-deadline] holds the server's due time
   // (ms since the epoch); the server makes the move, this only shows the seconds left.
+  // The TV's bar ([data-started]: when that clock started) shows the share of its time left.
   function tick() {
-    document.querySelectorAll("[data-deadline]").forEach(function (el) {
+    document.querySelectorAll("[data-started]").forEach(function (el) {
+      var end = Number(el.getAttribute("data-deadline")), start = Number(el.getAttribute("data-started"));
+      var share = end > start ? Math.min(1, Math.max(0, (end - Date.now()) / (end - start))) : 0;
+      el.style.setProperty("--left", share.toFixed(3));   // CSSOM, allowed by the CSP (no inline style)
+    });
+    document.querySelectorAll(".countdown[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.ceil((Number(el.getAttribute("data-deadline")) - Date.now()) / 1000));
       var text = left >= 60 ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : String(left);
       if (el.textContent !== text) { el.textContent = text; }

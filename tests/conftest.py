@@ -1,5 +1,6 @@
 """Shared test setup: static files without a manifest, and a small cast of players."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,11 @@ def pytest_configure(config):
     # Tests run with DEBUG=False; the manifest storage would need collectstatic first.
     settings.STORAGES = {**settings.STORAGES,
                          "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+    # Games played through the services would wait out every moment (engines/moments.py): off,
+    # except in the tests about them (override_settings(MOMENTS=True), the browser tests'
+    # ``@pytest.mark.moments``).
+    settings.MOMENTS = False
+    os.environ["MOMENTS"] = "0"     # and in the servers the tests start (tests/scaleout, tests/e2e)
 
 
 CAST = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]

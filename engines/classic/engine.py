@@ -225,7 +225,10 @@ def _ruleset(edition: Edition) -> Engine:
         max_players=edition.max_players, options=lambda: list(edition.options),
         setup=functools.partial(setup, edition), legal_actions=legal_actions, apply=apply, view=view,
         outcome=outcome, waiting_for=waiting_for, host_moves=host_moves, proxy_moves=host_proxy_moves,
-        removable=removable, roles=roles)
+        removable=removable, roles=roles,
+        # The results the table waits for (engines/moments.py): a vote shown, the coin among the
+        # tied, a player out (at dawn, by the verdict, by a last shot).
+        moments=frozenset({"votes_revealed", "coin", "eliminated"}))
 
 
 RULESETS = {slug: _ruleset(edition) for slug, edition in EDITIONS.items()}

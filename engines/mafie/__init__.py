@@ -103,4 +103,6 @@ __all__ = ["OPTIONS", "PLOT_WINDOW_SECONDS", "ROLES", "RULESET", "waiting_for"]
 RULESET = Engine(
     slug="mafie", title="Mafie", min_players=min(ROLES), max_players=max(ROLES), options=lambda: list(OPTIONS),
     setup=setup, legal_actions=legal_actions, apply=apply, view=view, outcome=outcome, waiting_for=waiting_for,
-    host_moves=host_moves, proxy_moves=host_proxy_moves, removable=removable, roles=roles)
+    host_moves=host_moves, proxy_moves=host_proxy_moves, removable=removable, roles=roles,
+    # The results the table waits for (engines/moments.py): the team vote, a job's cards.
+    moments=frozenset({"votes_revealed", "action_revealed"}))

@@ -180,4 +180,6 @@ RULESET = Engine(
     slug=SLUG, title=TITLE, min_players=C.PLAYER_COUNTS[0], max_players=C.PLAYER_COUNTS[-1],
     options=lambda: list(OPTIONS), setup=setup, legal_actions=legal_actions, apply=apply, view=view,
     outcome=outcome, waiting_for=waiting_for, host_moves=host_moves, proxy_moves=host_proxy_moves,
-    removable=removable, roles=roles)
+    removable=removable, roles=roles,
+    # The results the table waits for (engines/moments.py): the morning report, an execution.
+    moments=frozenset({"morning", "execute"}))

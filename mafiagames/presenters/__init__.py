@@ -104,6 +104,7 @@ OPTIONAL = {
     "ADVANCED_OPTIONS": frozenset(),   # option keys the host's settings fold under "Advanced"
     # (public view) → the audience's poll open now, {"key", "seats"}, or None (``audience_poll``)
     "audience_poll": None,
+    "moment_words": None,    # (event, names, view) → a moment's part in words (``moment_part``); else a bare title
 }
 
 
@@ -257,7 +258,32 @@ COMMON_ERRORS = {
     "not_removable": gettext_lazy("The host can remove a living player by day only."),
     "target_dead": gettext_lazy("Pick a player still in the game."),
     "briefing": gettext_lazy("The clock waits until everyone has seen their role."),
+    # A result on the stage (engines/moments.py): nobody moves until the game master's clock ends it.
+    "moment": gettext_lazy("Everyone is watching the result. Wait a moment."),
 }
+
+
+# --- moments (engines/moments.py): a result on the stage, in words ----------------------------
+# What a moment sounds like on the TV (static/app.js plays one short cue for each).
+CUES = ("vote", "cards", "coin", "death", "verdict")
+
+
+def moment_part(cue: str, title, items=(), result="") -> dict:
+    """One event of a moment in words: its ``cue`` (``CUES``), a ``title``, the ``items`` the
+    screens reveal one by one (a name and its vote, a card) and the ``result`` they lead to."""
+    if cue not in CUES:
+        raise ValueError(f"unknown cue {cue!r}")
+    return {"cue": cue, "title": str(title), "items": [str(item) for item in items], "result": str(result)}
+
+
+def moment_context(slug: str, moment: dict, names: list[str], view: dict) -> dict:
+    """A moment of the public view (``view["moment"]`` or one of ``view["moments_past"]``) as
+    the screens show it: its number, the cue of its last (deciding) part, and each part in the
+    ruleset's words (``moment_words``; without it, a bare title).  Public by construction: made
+    of the public events the engine put on the stage."""
+    words = part(slug, "moment_words") or (lambda event, names, view: moment_part("verdict", gettext("The result")))
+    parts = [words(event, names, view) for event in moment["events"]]
+    return {"n": moment["n"], "cue": parts[-1]["cue"], "parts": parts}
 
 
 def seconds(*values: str) -> dict:

@@ -39,7 +39,7 @@ class Daphne:
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "DB_PATH": str(db_path), "SECRET_KEY": settings.SECRET_KEY, "DEBUG": "0",
                     "PUBLIC_URL": self.url, "DJANGO_SETTINGS_MODULE": "mafiagames.settings",
-                    "STATIC_FROM_SOURCE": "1"}
+                    "STATIC_FROM_SOURCE": "1", "MOMENTS": "0"}
         self.log = open(log_path, "ab")
         self.process = None
 
@@ -78,11 +78,14 @@ class Daphne:
 @pytest.fixture
 def live_daphne(transactional_db, output_dir, request):
     """daphne on the test database; ``@pytest.mark.clock_scale("0.1")`` shortens its game timers,
+    ``@pytest.mark.moments`` gives its games moments (engines/moments.py; off otherwise),
     ``@pytest.mark.extra_rulesets("tests.tiny")`` hosts rulesets kept in folders of their own."""
     server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
     marker = request.node.get_closest_marker("clock_scale")
     if marker is not None:
         server.env["CLOCK_SCALE"] = str(marker.args[0])
+    if request.node.get_closest_marker("moments") is not None:
+        server.env["MOMENTS"] = "1"
     extra = request.node.get_closest_marker("extra_rulesets")
     if extra is not None:
         server.env["EXTRA_RULESETS"] = ",".join(extra.args)
@@ -278,8 +281,10 @@ MEASURE_STAGE = """([mainMin, readMin, hostMin, contrastMin]) => {
     const scrolls = box && box.querySelector('details.advanced[open]') && inView(box.getBoundingClientRect());
     if (r.width && r.height && !inView(r) && !scrolls)
       problems.push(`off screen: ${name(el)} at ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)}`);
-    // ... nor cut off by a box that hides or scrolls its overflow (its nearest such ancestor).
-    for (let a = el.parentElement; a && a !== document.body && r.width && r.height && !scrolls; a = a.parentElement) {
+    // ... nor cut off by a box that hides or scrolls its overflow (its nearest such ancestor);
+    // a fixed box (the paused banner) is laid out on the viewport, which no such box clips.
+    const fixed = getComputedStyle(el).position === 'fixed';
+    for (let a = el.parentElement; a && a !== document.body && r.width && r.height && !scrolls && !fixed; a = a.parentElement) {
       const s = getComputedStyle(a);
       if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
       const b = a.getBoundingClientRect();

@@ -55,6 +55,8 @@ def crew_plays(tv, phones, roles, refused):
         phone.click(f"#ph-panel button[value={'fail' if role == 'Detective' else 'success'}]")
 
 
+@pytest.mark.moments            # each vote and job takes the stage (engines/moments.py) ...
+@pytest.mark.clock_scale(0.25)  # ... for 2 s (no other clock runs without plot cards)
 def test_tv_and_five_phones_play_mafie_to_a_winner(live_daphne, browser, output_dir):
     tv, join_url = open_tv(browser, live_daphne.url, size=STAGE_SIZES[0])
     assert re.fullmatch(rf"{live_daphne.url}/j/[A-Z]{{4}}/", join_url)
@@ -99,7 +101,11 @@ def test_tv_and_five_phones_play_mafie_to_a_winner(live_daphne, browser, output_
         watch.see()
         crew_plays(tv, phones, roles, refused)
         jobs += 1
-        expect(tv.locator("#tv-main .job.done")).to_have_count(jobs)
+        expect(tv.locator("#tv-main .job.done")).to_have_count(jobs)   # (the board is back: the job's moment is over)
+        if not tv.locator("#tv-main .result").count():
+            # The job's cards had their moment, after the vote's; both stay in the TV's history.
+            expect(tv.locator("#tv-main .moment-history li").first).to_contain_text("The job's cards")
+            expect(tv.locator("#tv-main .moment-history li.cue-vote").first).to_contain_text("The vote on the crew")
         if not restarted and not tv.locator("#tv-main .result").count():
             restarted = True
             board = tv.locator("#tv-main .track").inner_text()

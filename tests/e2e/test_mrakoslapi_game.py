@@ -14,6 +14,7 @@ step by step.
 from __future__ import annotations
 
 import pytest
+from django.test import override_settings
 from playwright.sync_api import expect
 
 from mafiagames import services
@@ -71,6 +72,8 @@ def morning(tv) -> list[str]:
 
 
 @pytest.mark.clock_scale(0.5)   # hands up for 5 s per candidate, the verdict's window 5.25 s
+# The morning report and each execution take the stage for 4 s (engines/moments.py): the game is
+# started with moments below.
 def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, output_dir):
     tv, join_url = open_tv(browser, live_daphne.url, init_script=RECORD_SPEECH, size=STAGE_SIZES[0])
     tv.click("[data-sound-toggle]")                      # the TV reads the narration aloud
@@ -85,7 +88,8 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
     tv.select_option("#tv-settings select[name=opt-night_min_seconds]", "10")
     expect(tv.locator("#tv-main .options")).to_contain_text("Shortest night: 10 s")
     check_stages(tvs, "mrak-lobby", output_dir)   # "Advanced" open on the big TV, folded on the small
-    services.start_game(Room.objects.get(code=join_url.rstrip("/").rsplit("/", 1)[1]), seed=11, deal=DEAL)
+    with override_settings(MOMENTS=True):   # started here, in the tests' process (moments off by default)
+        services.start_game(Room.objects.get(code=join_url.rstrip("/").rsplit("/", 1)[1]), seed=11, deal=DEAL)
     for page in (*tvs, *phones):
         page.reload()
     see_roles(tv, phones)
@@ -131,6 +135,8 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
     assert morning(tv) == ["Shots fired: 3", "Slimed: Dan, Eve", "Exhibited (silent today): Ann",
                            "Mirrors broken: 1", "Mrakošlapy died: —", "Died: Fay"]
     expect(tv.locator("#tv-players .badge.muted")).to_have_count(1)
+    # The morning had its moment on the stage, and stays in the TV's history of results.
+    expect(tv.locator("#tv-main .moment-history li.cue-death")).to_contain_text("The morning")
     expect(ann.locator("#ph-panel")).to_contain_text("You are silenced today")
     expect(ann.locator("#ph-panel form.accuse")).to_have_count(0)
     expect(fay.locator("#ph-panel .ghost-banner")).to_contain_text("Stay silent")
@@ -155,6 +161,7 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
     expect(tv.locator("#tv-narration")).to_contain_text("Sentenced: Bob.", timeout=CLOCK)
     expect(tv.locator("#tv-narration")).to_contain_text("Bob died.", timeout=CLOCK)
     expect(tv.locator("#tv-main h2.phase")).to_have_text("Night 2", timeout=CLOCK)
+    expect(tv.locator("#tv-main .moment-history li.cue-verdict")).to_contain_text("Bob is hanged and dies.")
 
     # ---- night 2: Ann alone is the mafia; Dan's Mrakošlap takes one bullet, the other kills ----
     pick(ann, "MAFIAN:1", "Dan")

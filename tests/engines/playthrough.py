@@ -89,13 +89,13 @@ def option_combinations(ruleset: Ruleset, offered_only: bool = False) -> list[di
     ``offered_only``: only those hosts can choose (the others at their defaults), for the tests
     of screens, which are built only for those.
     """
-    options = ruleset.options()
+    options = [option for option in ruleset.options() if option.key not in LAYERED_WITH]
     values = [([False, True] if option.kind == "bool" else list(option.choices))
               if option.offered or not offered_only else [option.default]
               for option in options]
     keys = [option.key for option in options]
     if math.prod(len(choices) for choices in values) <= COMBINATIONS_LIMIT:
-        return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+        return [_layered(ruleset, dict(zip(keys, combo))) for combo in itertools.product(*values)]
     defaults = [option.default for option in options]
     fixed = [defaults]
     for flag in (True, False):
@@ -108,7 +108,18 @@ def option_combinations(ruleset: Ruleset, offered_only: bool = False) -> list[di
     for combo in fixed + sample:
         if combo not in combos:
             combos.append(combo)
-    return [dict(zip(keys, combo)) for combo in combos]
+    return [_layered(ruleset, dict(zip(keys, combo))) for combo in combos]
+
+
+# The app's layers over every engine (engines/briefing.py, engines/moments.py) are on together in
+# a new game and off together in a replay of an old one or the rulebook's own engine: the moments
+# follow the briefing, rather than doubling every ruleset's combinations.
+LAYERED_WITH = {"moments": "briefing"}
+
+
+def _layered(ruleset: Ruleset, combo: dict) -> dict:
+    keys = {option.key for option in ruleset.options()}
+    return {**combo, **{key: combo[follows] for key, follows in LAYERED_WITH.items() if key in keys and follows in combo}}
 
 
 def player_counts(ruleset: Ruleset, most: int = 6) -> list[int]:

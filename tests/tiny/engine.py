@@ -128,4 +128,5 @@ def roles(state: State) -> list[str]:
 RULESET = Engine(
     slug="tiny", title="Heads or Tails", min_players=2, max_players=6, options=lambda: list(OPTIONS),
     setup=setup, legal_actions=legal_actions, apply=apply, view=view, outcome=outcome, waiting_for=waiting_for,
-    host_moves=host_moves, proxy_moves=lambda state: {}, removable=lambda state: [], roles=roles)
+    host_moves=host_moves, proxy_moves=lambda state: {}, removable=lambda state: [], roles=roles,
+    moments=frozenset({"shown"}))   # the coin shown: the table watches it (engines/moments.py)

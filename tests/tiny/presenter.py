@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from mafiagames.presenters import COMMON_ERRORS, LESSON_TITLES, FormError, button_action, fill, narrated, slide, text
+from mafiagames.presenters import COMMON_ERRORS, LESSON_TITLES, FormError, button_action, fill, moment_part, narrated, slide, text
 
 TEMPLATE_DIR = "tiny"
 
@@ -111,3 +111,10 @@ def parse_action(post) -> dict:
     if action is None:
         raise FormError(str(COMMON_ERRORS["unknown_action"]))
     return action
+
+
+def moment_words(event: dict, names: list[str], view: dict) -> dict:
+    """The coin shown (engines/moments.py): every call by name, then the coin."""
+    data = event["data"]
+    calls = [f"{names[seat]}: {SIDES[call]}" for seat, call in enumerate(data["calls"]) if call]
+    return moment_part("coin", gettext_lazy("The coin"), calls, SIDES["heads" if data["heads"] else "tails"])

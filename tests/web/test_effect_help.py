@@ -32,6 +32,8 @@ def panels(slug: str, players: int, options: dict, seed: int):
     ruleset = registry.get(slug)
     play = random_playthrough(ruleset, players, resolve_options(ruleset, options), seed)
     for state in play.states:
+        if (state.get("moments") or {}).get("on"):
+            continue   # a result on the stage: phones show it, not their panel (tests/web/test_moments.py)
         table = table_for(ruleset, state, players, "en")
         yield state, [phone_screen(table, 100 + seat)["ph-panel"] for seat in range(players)]
 

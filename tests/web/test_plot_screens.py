@@ -51,6 +51,8 @@ def test_phones_without_a_plot_move_show_no_plot_buttons():
     play = random_playthrough(MAFIE, 7, options, 4)
     for state in play.states:
         waiting = MAFIE.waiting_for(state)
+        if (state.get("moments") or {}).get("on"):
+            continue   # a result on the stage: phones show it, not their panel (tests/web/test_moments.py)
         for seat in range(7):
             if seat not in waiting:
                 assert words.present(MAFIE.view(state, seat), NAMES[:7])["plot"]["choices"] == []

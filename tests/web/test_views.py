@@ -166,7 +166,8 @@ def test_host_configures_reorders_and_kicks_in_the_lobby():
     room.refresh_from_db()
     assert room.options == {"targeting": True, "blind_detectives": False,
                             "plot_cards": False, "plot_distribution": "cz",
-                            "briefing": True}   # not the host's choice: how every game opens (engines/briefing.py)
+                            "briefing": True,   # not the host's choice: how every game opens (engines/briefing.py)
+                            "moments": True}    # nor this: the settings decide it as a game starts (engines/moments.py)
     assert host.post(f"/r/{room.code}/host", {"command": "configure", "ruleset": "mafie", "opt-plot_cards": "on",
                                               "opt-plot_distribution": "ultraboardgames"}).status_code == 204
     room.refresh_from_db()

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy
 
 from engines.classic.table import MAFIA_STEP, NIGHT_STEPS
 
-from .. import COMMON_ERRORS, LESSON_TITLES, fill, slide
+from .. import COMMON_ERRORS, LESSON_TITLES, fill, moment_part, slide
 
 
 GRANNA, POLISH, KIDS = "granna", "mafia_pl", "kids"
@@ -443,3 +443,37 @@ ERRORS = {
     "not_judge": gettext_lazy("Only the judge's vote can count double."),
     "judge_used": gettext_lazy("The judge's double vote has been used."),
 }
+
+
+# Moments (engines/moments.py): a vote shown, the coin among the tied, a player out.
+MOMENT_TITLES = {
+    "coin": gettext_lazy("The coin decides"),
+    "night": gettext_lazy("At dawn"),
+    "lynch": gettext_lazy("The verdict"),
+    "last_shot": gettext_lazy("The last shot"),
+}
+OUT_LINES = {"night": "killed", "lynch": "lynched"}   # the narration's own line for each, else OUT
+OUT = gettext_lazy("%(seat)s is out. %(seat)s's card: %(role)s.")
+VOTED = gettext_lazy("%(voter)s → %(target)s")
+VOTED_TWICE = gettext_lazy("%(voter)s → %(target)s (counts twice)")
+MOST_VOTES = gettext_lazy("Most votes: %(names)s (%(count)s)")
+
+
+def moment_words(event: dict, names: list[str], view: dict) -> dict:
+    """One event of a moment in the words of the table (rules B.2.2 votes, the coin, B.2.3)."""
+    kind, data = event["kind"], event["data"]
+    if kind == "votes_revealed":
+        items = [fill(VOTED_TWICE if voter == data["double"] else VOTED, {"voter": names[voter], "target": names[target]})
+                 for voter, target in enumerate(data["votes"]) if target is not None]
+        top = max(data["tally"], default=0)
+        leaders = ", ".join(names[seat] for seat, count in enumerate(data["tally"]) if count == top and top)
+        return moment_part("vote", VOTE_KINDS.get(data["kind"], VOTE_KINDS["vote"]), items,
+                           fill(MOST_VOTES, {"names": leaders, "count": top}) if top else "")
+    if kind == "coin":
+        return moment_part("coin", MOMENT_TITLES["coin"], [names[seat] for seat in data["among"]], names[data["seat"]])
+    cause = data["cause"]
+    line = OUT_LINES.get(cause)
+    result = narrate({"code": line, "params": {"seat": data["seat"], "role": data["role"]}}, names, view) if line else \
+        fill(OUT, {"seat": names[data["seat"]], "role": role_name(view, data["role"])})
+    return moment_part("death" if cause == "night" else "verdict",
+                       MOMENT_TITLES.get(cause, MOMENT_TITLES["lynch"]), (), result)

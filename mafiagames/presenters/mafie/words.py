@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy
 
 from engines.mafie.tables import TWO_FAIL_MIN_PLAYERS, TWO_FAIL_SLOT
 
-from .. import COMMON_ERRORS, LESSON_TITLES, fill, slide
+from .. import COMMON_ERRORS, LESSON_TITLES, fill, moment_part, slide
 
 
 ROLE_NAMES = {"mafioso": gettext_lazy("Mafioso"), "detective": gettext_lazy("Detective")}
@@ -314,3 +314,26 @@ ERRORS = {
     "already_watched": gettext_lazy("Someone is already watching that card."),
     "opinion_first": gettext_lazy("The Opinion Maker votes first."),
 }
+
+
+# Moments (engines/moments.py): the vote on a crew, a job's cards turned one by one.
+VOTE_TITLE = gettext_lazy("The vote on the crew")
+CARDS_TITLE = gettext_lazy("The job's cards")
+VOTED_FOR, VOTED_AGAINST = gettext_lazy("%(name)s: for"), gettext_lazy("%(name)s: against")
+APPROVED = gettext_lazy("Approved %(approve)s–%(reject)s")
+REJECTED = gettext_lazy("Rejected %(approve)s–%(reject)s")
+CARD_WORDS = {"success": gettext_lazy("Success"), "fail": gettext_lazy("Failure")}
+JOB_RESULT = {"success": gettext_lazy("The job succeeds."), "fail": gettext_lazy("The job is foiled.")}
+
+
+def moment_words(event: dict, names: list[str], view: dict) -> dict:
+    """One event of a moment in words: every vote by name (Hlasování o týmu: votes are shown),
+    or the job's cards, successes first then failures, as they come out shuffled (Průběh akce)."""
+    data = event["data"]
+    if event["kind"] == "votes_revealed":
+        items = [fill(VOTED_FOR if vote else VOTED_AGAINST, {"name": names[seat]})
+                 for seat, vote in enumerate(data["votes"])]
+        counts = {"approve": data["approve"], "reject": data["reject"]}
+        return moment_part("vote", VOTE_TITLE, items, fill(APPROVED if data["approved"] else REJECTED, counts))
+    cards = [CARD_WORDS["success"]] * data["successes"] + [CARD_WORDS["fail"]] * data["fails"]
+    return moment_part("cards", CARDS_TITLE, cards, JOB_RESULT["success" if data["result"] == "success" else "fail"])

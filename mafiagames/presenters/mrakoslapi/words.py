@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi import day as D
 
-from .. import COMMON_ERRORS, LESSON_TITLES, fill, seconds, slide
+from .. import COMMON_ERRORS, LESSON_TITLES, fill, moment_part, seconds, slide
 
 
 HOST_MOVES: dict = {}
@@ -384,3 +384,21 @@ ERRORS = {
     "no_astronom": gettext_lazy("You have no Astronom left."),
     "no_anarchist": gettext_lazy("You have no Anarchista shot left."),
 }
+
+
+# Moments (engines/moments.py): the morning report, an execution.
+MORNING = gettext_lazy("The morning")
+VERDICT = gettext_lazy("The verdict")
+EXECUTED = {D.ESCAPED_OUTCOME: gettext_lazy("%(seat)s slips out of the noose."),
+            D.LIFE_LOST: gettext_lazy("%(seat)s is hanged and loses a life."),
+            D.KILLED: gettext_lazy("%(seat)s is hanged and dies.")}
+
+
+def moment_words(event: dict, names: list[str], view: dict) -> dict:
+    """One event of a moment in words: the morning's lines one by one (rules §4), or the
+    executed player's fate (§5.7)."""
+    data = event["data"]
+    if event["kind"] == "morning":
+        lines = [narrate(line, names, view) for line in data["lines"]]
+        return moment_part("death", MORNING, [line for line in lines if line])
+    return moment_part("verdict", VERDICT, (), fill(EXECUTED.get(data["outcome"]), {"seat": names[data["seat"]]}))
