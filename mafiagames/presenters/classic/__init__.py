@@ -12,11 +12,12 @@ presenter contract (presenters/__init__.py).
 
 from .context import TEMPLATE_DIR, present, phone_fragments, phone_board
 from .forms import parse_action
+from .story import story
 from .words import (ERRORS, narrate, role_text, role_words, side_words, OPTION_LABELS, OPTION_CHOICES, ADVANCED_OPTIONS,
                     HOST_MOVES, proxy_label)
 
 __all__ = [
     "TEMPLATE_DIR", "ERRORS", "present", "narrate", "parse_action", "phone_fragments", "phone_board",
     "role_text", "role_words", "side_words", "OPTION_LABELS", "OPTION_CHOICES", "ADVANCED_OPTIONS", "HOST_MOVES",
-    "proxy_label",
+    "proxy_label", "story",
 ]

@@ -10,9 +10,10 @@ presenter contract (presenters/__init__.py).
 
 from .context import TEMPLATE_DIR, present, phone_fragments, phone_board, tv_parts
 from .forms import parse_action
+from .story import story
 from .words import ERRORS, narrate, role_text, role_words, side_words, OPTION_LABELS, OPTION_CHOICES, proxy_label
 
 __all__ = [
     "TEMPLATE_DIR", "ERRORS", "present", "narrate", "parse_action", "phone_fragments", "phone_board",
-    "role_text", "role_words", "side_words", "OPTION_LABELS", "OPTION_CHOICES", "proxy_label", "tv_parts",
+    "role_text", "role_words", "side_words", "OPTION_LABELS", "OPTION_CHOICES", "proxy_label", "tv_parts", "story",
 ]
