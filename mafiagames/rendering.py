@@ -28,7 +28,7 @@ from django.utils import translation
 from engines import registry
 from engines.base import Option
 
-from . import clock
+from . import clock, story
 from .presenters import BRIEFING_HOST_MOVES, key_of, part, presenter, ruleset_words
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
@@ -51,6 +51,9 @@ class Table:
     # The evening's scoreboard (scoreboard.py) while no game runs; None during a game (it
     # changes only when one finishes, and nothing is read for it tap by tap).
     scores: dict | None = None
+    # A finished game's whole event log (engine events, secrets included) for the story told at
+    # its end (story.py); None for any other game: nothing of it is read before the game is over.
+    story: list | None = None
 
 
 def flash(message: str, kind: str = "error", version: int | None = None) -> str:
@@ -140,6 +143,19 @@ def frozen_time_left(game: dict) -> str | None:
         return None
     seconds = max(0, math.ceil(left))
     return f"{seconds // 60}:{seconds % 60:02d}" if seconds >= 60 else str(seconds)
+
+
+def _story(table: Table, memo: dict) -> list[dict] | None:
+    """The finished game's story in the room's language (the caller's), made once per room
+    version for every screen (``memo``); None for a game not finished: no screen is told any
+    of it before the game is over."""
+    game = table.game
+    if table.story is None or not game or game["status"] != "finished" or not game.get("story"):
+        return None
+    steps = memo.get(("story",))
+    if steps is None:
+        steps = memo[("story",)] = story.steps(game, table.story)
+    return steps
 
 
 def host_moves(slug: str, state: dict) -> list[dict]:
@@ -293,6 +309,10 @@ def _tv_host(table: Table, kept: dict, memo: dict, host: bool, seat_help: dict |
                        host_moves=host_moves(game["ruleset"], game["state"]))
     else:
         ruleset = registry.get(table.ruleset)
+        steps = _story(table, memo)
+        if steps:   # the story's Back / Next / All: where it is, not what it says
+            told = story.told(game, steps)
+            context["story"] = {key: told[key] for key in ("index", "number", "count", "all")}
         context.update(host_parts=_parts(kept, table.language, {"seats": _seat_pieces(table)}),
                        can_start=ruleset.min_players <= len(table.players) <= ruleset.max_players)
     return context
@@ -337,6 +357,9 @@ def _tv_board(table: Table, kept: dict, memo: dict, host: bool) -> dict:
         tv_parts = part(table.game["ruleset"], "tv_parts")
         if tv_parts is not None:
             context["parts"] = _parts(kept, table.language, tv_parts(view, context))
+        steps = _story(table, memo)
+        if steps:
+            context["story"] = story.told(table.game, steps)
     return context
 
 
@@ -396,6 +419,9 @@ def _seated(table: Table, seat: int, memo: dict) -> dict[str, dict]:
     fragments["board"] = board
     # The briefing (engines/briefing.py) is every ruleset's: phone.html shows it above the panel.
     panel = {"paused": paused(game), **briefing_panel(view, seat)}
+    steps = _story(table, memo)
+    if steps:   # the game is over: the story, this seat's own part marked
+        panel["story"] = story.told(game, steps, seat)
     shell = {"role": {}, "panel": panel, "board": {}}
     return {f"ph-{name}": {**context, **shell[name], "in_game": True, "body": template}
             for name, (template, context) in fragments.items()}

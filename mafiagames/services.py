@@ -20,7 +20,7 @@ from engines.base import (
 )
 from engines.base import Event as EngineEvent
 
-from . import db, notify
+from . import db, notify, story
 from .clock import due_in
 from .models import (
     CLAIM_WAIT, NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Claim, Event, Game, Player, Room, game_dict, new_token,
@@ -278,6 +278,8 @@ def start_game(room: Room, seed: int | None = None, deal: dict | None = None) ->
                    "n": len(players)},
             )
         options = resolve_options(ruleset, room.options)
+        # The next game ends the last one's story: it stands where it was, and is not paced on.
+        room.games.finished().exclude(story_moved=None).update(story_moved=None)
         seed = secrets.randbits(62) if seed is None else seed
         state, events = ruleset.setup(len(players), options, seed, deal)
         game = Game.objects.create(
@@ -373,6 +375,68 @@ def host_for_seat(room: Room, action: dict, *, expected_turn: int | None) -> Gam
         return _apply(game, HOST, action, expected_turn, None)
 
 
+# --- the story told at a finished game's end (story.py) ------------------------------------------
+
+STORY_COMMANDS = ("back", "next", "all")
+
+
+def story_move(room: Room, command: str, *, expected_step: int) -> Game:
+    """The host's Back, Next or All on the story of the room's finished game.  Back and Next go
+    one step and the story goes on pacing itself from there; All shows every step at once and
+    stops the pace.  ``expected_step`` is the step the host's screen showed: a press made on an
+    older screen (the story moved on meanwhile) is refused as stale and changes nothing."""
+    if command not in STORY_COMMANDS:
+        raise ServiceError("bad_command", _("Unknown command."))
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(room_id=room.pk).order_by("-id").first()
+        if game is None or game.status != Game.Status.FINISHED:
+            raise Conflict("no_story", _("There is no finished game to tell the story of."))
+        if expected_step != game.story_step:
+            raise StaleVersion("stale", _("Your screen was out of date; it has been refreshed."))
+        last = _last_step(game)
+        if command == "all":
+            if game.story_all:
+                raise Conflict("story_all", _("The whole story is shown already."))
+            return _tell(room, game, last, last, told_all=True)
+        step = game.story_step + (1 if command == "next" else -1)
+        if step < 0:
+            raise Conflict("story_start", _("This is the first step of the story."))
+        if step > last:
+            raise Conflict("story_end", _("This is the last step of the story."))
+        return _tell(room, game, step, last)
+
+
+def story_tick(game_id: int, step: int) -> Game:
+    """The story's pace (timers.py): the next step, once the one shown (``step``) has held the
+    stage its time.  Refused (``Conflict``) if the story moved meanwhile (the host, another
+    process) or stands; ``NotDue`` if it is too early (a timer armed before the host moved it)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("room").filter(pk=game_id).first()
+        if game is None or game.story_moved is None or game.story_step != step:
+            raise Conflict("story_moved", "The story has moved on.")
+        left = story.due_in(game_dict(game))
+        if left is None or left > 0:
+            raise NotDue(game)
+        last = _last_step(game)
+        return _tell(game.room, game, min(step + 1, last), last)
+
+
+def _last_step(game: Game) -> int:
+    return len(story.steps(game_dict(game), story.events_of(game.pk))) - 1
+
+
+def _tell(room: Room, game: Game, step: int, last: int, *, told_all: bool = False) -> Game:
+    """Show ``step`` of the story on every screen; it goes on by itself until its ``last``
+    step, unless the host showed it all."""
+    game.story_step, game.story_all = step, told_all
+    game.story_moved = timezone.now() if not told_all and step < last else None
+    db.update(game, ["story_step", "story_all", "story_moved"])
+    game.room = room
+    game.room_version = changed(room, game)
+    notify.game_changed(game)   # the scheduler paces the next step (timers.py)
+    return game
+
+
 # --- pause (an operational step of the host, not a rule: no engine action) ------------------
 
 def pause_game(room: Room) -> Game:
@@ -442,9 +506,11 @@ def _apply(game: Game, seat: Actor, action: dict, expected_turn: int | None,
     game.clock_started = clock_started(game.state, state, game.clock_started)
     game.state, game.version = state, version
     outcome = ruleset.outcome(state)
-    if outcome is not None:
+    if outcome is not None:   # over: its story is told from its first step on (story.py)
         game.status, game.outcome, game.finished = Game.Status.FINISHED, outcome.to_json(), timezone.now()
-    db.update(game, ["state", "version", "next_seq", "status", "outcome", "finished", "clock_started"])
+        game.story_step, game.story_all, game.story_moved = 0, False, game.finished
+    db.update(game, ["state", "version", "next_seq", "status", "outcome", "finished", "clock_started",
+                     "story_step", "story_all", "story_moved"])
     game.room_version = changed(game.room, game)
     notify.game_changed(game)   # a move may start a clock (a window to close, the next step's timer)
     return game
@@ -478,5 +544,5 @@ __all__ = [
     "Conflict", "EngineError", "IllegalAction", "ServiceError", "StaleVersion", "abandon_game", "answer_claim",
     "ask_for_seat", "clean_name", "clock_move", "collect_seat", "configure", "create_room", "host_for_seat",
     "host_move", "join_room", "kick", "move_player", "name_key", "pause_game", "resume_game", "seat_cap", "set_locked",
-    "set_presence", "start_game", "submit", "submit_for_player",
+    "set_presence", "start_game", "story_move", "story_tick", "submit", "submit_for_player",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .models import Claim, Game, Room, game_dict
 from .rendering import Table
 from .scoreboard import scoreboard
+from .story import events_of
 
 
 def load_table(room: Room) -> Table:
@@ -16,6 +17,8 @@ def load_table(room: Room) -> Table:
     game = room.current_game()
     # The evening's scoreboard, between games only: one query, none while a game runs.
     scores = scoreboard(Game.objects.scored(room.pk)) if game and game.status != Game.Status.RUNNING else None
+    # A finished game's whole log, secrets included, for its story (story.py): only once it is over.
+    told = events_of(game.pk) if game and game.status == Game.Status.FINISHED else None
     return Table(code=room.code, language=room.language, ruleset=room.ruleset, options=room.options,
                  players=players, game=game_dict(game) if game else None,
-                 version=room.version, claims=claims, locked=room.locked, scores=scores)
+                 version=room.version, claims=claims, locked=room.locked, scores=scores, story=told)
