@@ -381,9 +381,10 @@ STORY_COMMANDS = ("back", "next", "all")
 
 
 def story_move(room: Room, command: str, *, expected_step: int) -> Game:
-    """The host's Back, Next or All on the story of the room's finished game.  Back and Next go
-    one step and the story goes on pacing itself from there; All shows every step at once and
-    stops the pace.  ``expected_step`` is the step the host's screen showed: a press made on an
+    """The host's Back, Next or All on the story of the room's finished game.  Next goes one
+    step on and the story paces itself on from there; Back goes one step back and waits there
+    (the host went back to dwell on it: the story must not run away from the table); All shows
+    every step at once and stops the pace.  ``expected_step`` is the step the host's screen showed: a press made on an
     older screen (the story moved on meanwhile) is refused as stale and changes nothing."""
     if command not in STORY_COMMANDS:
         raise ServiceError("bad_command", _("Unknown command."))
@@ -397,13 +398,13 @@ def story_move(room: Room, command: str, *, expected_step: int) -> Game:
         if command == "all":
             if game.story_all:
                 raise Conflict("story_all", _("The whole story is shown already."))
-            return _tell(room, game, last, last, told_all=True)
+            return _tell(room, game, last, last, told_all=True, paced=False)
         step = game.story_step + (1 if command == "next" else -1)
         if step < 0:
             raise Conflict("story_start", _("This is the first step of the story."))
         if step > last:
             raise Conflict("story_end", _("This is the last step of the story."))
-        return _tell(room, game, step, last)
+        return _tell(room, game, step, last, paced=command == "next")
 
 
 def story_tick(game_id: int, step: int) -> Game:
@@ -425,11 +426,11 @@ def _last_step(game: Game) -> int:
     return len(story.steps(game_dict(game), story.events_of(game.pk))) - 1
 
 
-def _tell(room: Room, game: Game, step: int, last: int, *, told_all: bool = False) -> Game:
-    """Show ``step`` of the story on every screen; it goes on by itself until its ``last``
-    step, unless the host showed it all."""
+def _tell(room: Room, game: Game, step: int, last: int, *, told_all: bool = False, paced: bool = True) -> Game:
+    """Show ``step`` of the story on every screen; if ``paced``, it goes on by itself from
+    there until its ``last`` step."""
     game.story_step, game.story_all = step, told_all
-    game.story_moved = timezone.now() if not told_all and step < last else None
+    game.story_moved = timezone.now() if paced and step < last else None
     db.update(game, ["story_step", "story_all", "story_moved"])
     game.room = room
     game.room_version = changed(room, game)

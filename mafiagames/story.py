@@ -19,6 +19,8 @@ from engines.base import Event as EngineEvent
 from .models import Event
 from .presenters import presenter
 
+# A step with more lines than this is set smaller, in two columns (the TV never scrolls).
+MANY_LINES = 5
 # How long one step holds the stage before the next comes by itself (× CLOCK_SCALE): time for
 # the table to read a job or a night out loud and react.
 STEP_SECONDS = 8
@@ -58,4 +60,4 @@ def told(game: dict, story: list[dict], seat: int | None = None) -> dict:
     return {"index": index, "number": index + 1, "count": len(story), "all": at["all"],
             "earlier": [step["heading"] for step in story[:index]],
             "steps": [shown(step) for step in story] if at["all"] else [],
-            "current": shown(story[index])}
+            "current": shown(story[index]), "many": len(story[index]["lines"]) > MANY_LINES}

@@ -235,7 +235,7 @@ def test_at_the_end_the_story_tells_every_night_step_by_step():
     assert steps[4].startswith("Cyd's Zrcadlo 1 breaks: the bullet of Mafián 1 flies back to Fay")
     # Cyd's phone marks the lines about Cyd (the tunnel's end, the mirror).
     cyd = phone_screen(table(g.state, g.events, step=1), 102)["ph-panel"]
-    assert re.search(r'<li class="mine"><span class="you">You</span> Mág 1: a tunnel Fay → Cyd.</li>', cyd)
+    assert re.search(r'<li class="mine">Mág 1: a tunnel Fay → Cyd. <span class="you">you</span></li>', cyd)
     every = "".join(tv_screen(table(g.state, g.events, step=2, told_all=True), host=True).values())
     assert 'data-story-all="1"' in every and "Night 1" in every and "Night 2" in every
 

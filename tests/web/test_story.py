@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from django.test import Client
 from django.utils import timezone
 
 from engines import registry
@@ -49,7 +50,7 @@ def play_to_the_end(game: Game, stop_before_end: bool = False) -> Game:
     raise AssertionError("the game did not end")
 
 
-def finished_game(n_games: int = 1):
+def finished_game():
     room, players = room_with_players(5)
     game = play_to_the_end(services.start_game(room, seed=1, deal={"roles": FIVE_ROLES, "kmotr": 0}))
     return room, players, Game.objects.get(pk=game.pk)
@@ -76,8 +77,8 @@ def test_a_finished_game_tells_its_story_from_the_first_step_on_every_screen():
     assert 'value="story_next"' in tv   # the host's Next
     assert all('data-story-step="0"' in phone for phone in phones)
     # Each phone marks its own line: Dave's is the detectives' line, Alice's the mafia's.
-    assert '<li class="mine"><span class="you">You</span> The detectives: Dave, Erin</li>' in phones[DAVE]
-    assert '<li class="mine"><span class="you">You</span> The Mafia: Alice, Bob, Carol</li>' in phones[0]
+    assert '<li class="mine">The detectives: Dave, Erin <span class="you">you</span></li>' in phones[DAVE]
+    assert '<li class="mine">The Mafia: Alice, Bob, Carol <span class="you">you</span></li>' in phones[0]
     assert '<li class="mine">' not in tv
 
 
@@ -87,12 +88,17 @@ def test_the_host_steps_through_the_story_and_shows_it_all():
     count = len(story.steps(game_dict(game), story.events_of(game.pk)))
     assert count == 4   # who was who, then three foiled jobs
     assert host(room, "story_next", 0)[0] == 204
+    assert Game.objects.get(pk=game.pk).story_moved is not None   # paced on from there
     tv, phones = screens_of(room)
     assert 'data-story-step="1"' in tv and "Job 1: foiled" in tv and "Played Fail: Dave" in tv
-    assert '<li class="mine"><span class="you">You</span> Played Fail: Dave</li>' in phones[DAVE]
+    assert '<li class="mine">Played Fail: Dave <span class="you">you</span></li>' in phones[DAVE]
     assert "Who was who" in tv   # an earlier step, compact above the current one
     assert host(room, "story_back", 1)[0] == 204
-    assert Game.objects.get(pk=game.pk).story_step == 0
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.story_step, stored.story_moved) == (0, None)   # back: it waits there for the host
+    assert host(room, "story_next", 0)[0] == 204
+    assert Game.objects.get(pk=game.pk).story_moved is not None   # next: paced on again
+    assert host(room, "story_back", 1)[0] == 204
     assert host(room, "story_all", 0)[0] == 204
     stored = Game.objects.get(pk=game.pk)
     assert (stored.story_step, stored.story_all, stored.story_moved) == (count - 1, True, None)   # the pace stops
@@ -109,7 +115,6 @@ def test_the_story_refuses_what_cannot_be_done_and_changes_nothing():
     assert "This is the first step of the story." in host(room, "story_back", 0)[1]
     assert "out of date" in host(room, "story_next", 2)[1]             # a stale screen
     assert host(room, "story_next", "x")[0] == 400                     # forged
-    from django.test import Client
     assert Client().post(f"/r/{room.code}/host", {"command": "story_next", "step": "0"}).status_code == 403
     for step in range(3):
         assert host(room, "story_next", step)[0] == 204

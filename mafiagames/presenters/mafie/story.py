@@ -1,6 +1,6 @@
 """Mafie's story at the game's end (presenters/__init__.py ``Presenter.story``): who was who,
 then each job as it really went — its crew, who played Fail (the table saw only how many,
-rules A.2), and what every plot card showed its holder in private (rules §A.3.3)."""
+rules A.2), the plot cards played and what each showed its holder in private (rules §A.3.3)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from .. import names_of, story_line, story_step
 from .context import _fact
-from .words import TEAM_NAMES
+from .words import PLOT_CARD_NAMES, TEAM_NAMES
 
 FAIL = "fail"
 
@@ -16,11 +16,13 @@ FAIL = "fail"
 def story(events: list, names: list[str], ruleset: str, options: dict) -> list[dict]:
     roles = next(event.data["roles"] for event in events if event.kind == "roles_dealt")
     steps = [_who_was_who(roles, names)]
-    learnt: list[dict] = []        # plot cards' private results since the last job
+    learnt: list[dict] = []        # plot cards played and their private results since the last job
     cards: dict = {}               # the game master's record of the job's cards, crew member by member
     for event in events:
         if event.kind == "plot_learnt":
             learnt.append(_learnt(event, names))
+        elif event.kind == "plot_used" and event.data["use"] == "used":
+            learnt.append(_used(event.data, names))
         elif event.kind == "action_cards":
             cards = event.data
         elif event.kind == "action_revealed":
@@ -48,6 +50,15 @@ def _job(revealed: dict, cards: dict, learnt: list[dict], names: list[str]) -> d
              story_line(_("Played Fail: %(names)s") % {"names": names_of(fails, names)}, *fails) if fails
              else story_line(_("Nobody played Fail."))]
     return story_step(heading, [*lines, *learnt])
+
+
+def _used(entry: dict, names: list[str]) -> dict:
+    """A plot card played (public when it was: the story tells it where it happened)."""
+    card, seat, target = PLOT_CARD_NAMES.get(entry["card"], entry["card"]), entry["seat"], entry["target"]
+    if isinstance(target, int):
+        return story_line(_("%(holder)s played %(card)s on %(target)s.") % {
+            "holder": names[seat], "card": card, "target": names[target]}, seat, target)
+    return story_line(_("%(holder)s played %(card)s.") % {"holder": names[seat], "card": card}, seat)
 
 
 def _learnt(event, names: list[str]) -> dict:
