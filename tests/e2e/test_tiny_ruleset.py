@@ -88,6 +88,10 @@ def test_heads_or_tails_on_a_tv_and_phones(live_daphne, browser, output_dir):
     expect(ann.locator("#ph-panel .story")).to_have_attribute("data-story-all", "1")
     expect(host.locator("button[value=story_all]")).to_be_disabled()
     check_stages(tvs, "tiny-story-all", output_dir)
+    expect(tv.locator("#tv-settings")).to_be_hidden()   # the whole stage is the story's...
+    host.locator("button[value=story_back]").click()     # ... until the host steps back
+    expect(story).to_have_attribute("data-story-all", "0")
+    expect(tv.locator("#tv-settings select[name=opt-seconds]")).to_be_visible()
 
     # Game 2, a 30 s clock and nobody calls: the game master's clock shows the coin by itself.
     tv.select_option("#tv-settings select[name=opt-seconds]", "30")
