@@ -19,8 +19,10 @@ from engines.base import Event as EngineEvent
 from .models import Event
 from .presenters import presenter
 
-# A step with more lines than this is set smaller, in two columns (the TV never scrolls).
+# A step with more lines than this is set smaller, in two columns, and one with more than
+# PAGE_LINES goes on in the next step (the TV never scrolls).
 MANY_LINES = 5
+PAGE_LINES = 8
 # How long one step holds the stage before the next comes by itself (× CLOCK_SCALE): time for
 # the table to read a job or a night out loud and react.
 STEP_SECONDS = 8
@@ -34,8 +36,17 @@ def events_of(game_id: int) -> list[EngineEvent]:
 
 
 def steps(game: dict, events: list[EngineEvent]) -> list[dict]:
-    """The finished ``game``'s story (``game_dict``) in the active language."""
-    return presenter(game["ruleset"]).story(events, game["names"], game["ruleset"], game["options"])
+    """The finished ``game``'s story (``game_dict``) in the active language, each step at most
+    ``PAGE_LINES`` long (``paged``)."""
+    return paged(presenter(game["ruleset"]).story(events, game["names"], game["ruleset"], game["options"]))
+
+
+def paged(story: list[dict]) -> list[dict]:
+    """A step longer than ``PAGE_LINES`` goes on in the next steps, its heading numbered: the
+    TV shows a step whole and never scrolls, whatever a ruleset tells in one."""
+    return [{"heading": step["heading"] if not start else f"{step['heading']} ({start // PAGE_LINES + 1})",
+             "lines": step["lines"][start:start + PAGE_LINES]}
+            for step in story for start in range(0, max(len(step["lines"]), 1), PAGE_LINES)]
 
 
 def due_in(game: dict, now: float | None = None) -> float | None:

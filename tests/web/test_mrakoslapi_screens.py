@@ -222,19 +222,20 @@ def test_at_the_end_the_story_tells_every_night_step_by_step():
     assert g.state["phase"] == "over"
     tv = "".join(tv_screen(table(g.state, g.events, step=0), host=True).values())
     assert "The hands as dealt" in tv and "Mafián holders of night 1: Ann, Bob" in tv
-    tv = "".join(tv_screen(table(g.state, g.events, step=1), host=True).values())
-    assert 'data-story-step="1"' in tv and "Night 1" in tv
-    lines = [html.unescape(re.sub(r"<[^>]+>", "", s)).strip()
-             for s in re.findall(r'<ul class="story-lines">(.*?)</ul>', tv, re.S)[0].split("</li>") if s.strip()]
-    assert "Bob (Mafián) picked Fay." in lines and "Mág 1: a tunnel Fay → Cyd." in lines
-    steps = lines[lines.index("Mág 1: a tunnel Fay → Cyd.") + 1:]
+    def lines(step: int) -> list[str]:
+        tv = "".join(tv_screen(table(g.state, g.events, step=step), host=True).values())
+        assert f'data-story-step="{step}"' in tv
+        return [html.unescape(re.sub(r"<[^>]+>", "", s)).strip()
+                for s in re.findall(r'<ul class="story-lines">(.*?)</ul>', tv, re.S)[0].split("</li>") if s.strip()]
+    assert "Bob (Mafián) picked Fay." in lines(1) and "Mág 1: a tunnel Fay → Cyd." in lines(1)
+    steps = lines(2)
     assert steps[:3] == ["Ann fires the bullet of Mafián 1 at Fay.", "Ann fires the bullet of Mafián 2 at Fay.",
                          "Bob fires the bullet of Mafián 3 at Fay."]
     assert steps[3] == "Tunnel of Mág 1: the bullet of Mafián 1, the bullet of Mafián 2, the bullet of " \
                        "Mafián 3 goes from Fay on to Cyd."
     assert steps[4].startswith("Cyd's Zrcadlo 1 breaks: the bullet of Mafián 1 flies back to Fay")
     # Cyd's phone marks the lines about Cyd (the tunnel's end, the mirror).
-    cyd = phone_screen(table(g.state, g.events, step=1), 102)["ph-panel"]
+    cyd = phone_screen(table(g.state, g.events, step=1), 102)["ph-panel"]   # the choices
     assert re.search(r'<li class="mine">Mág 1: a tunnel Fay → Cyd. <span class="you">you</span></li>', cyd)
     every = "".join(tv_screen(table(g.state, g.events, step=2, told_all=True), host=True).values())
     assert 'data-story-all="1"' in every and "Night 1" in every and "Night 2" in every

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engines.base import HOST
 from engines.mafie import plot_cards as plot
+from mafiagames import story
 from mafiagames.presenters import presenter
 from tests.engines.classic_helpers import Table as ClassicTable, deal
 from tests.engines.mafie_helpers import Table as MafieTable
@@ -83,9 +84,20 @@ def test_mrakoslapi_tells_the_hands_as_dealt_and_each_nights_choices_and_trace()
     steps = told("mrakoslapi", g.events, 6)
     assert steps[0][0] == "The hands as dealt" and [seats for _text, seats in steps[0][1]] == [[s] for s in range(6)]
     heading, lines = steps[1]
-    assert heading == "Night 1"
+    assert heading == "Night 1: the choices"
     assert ("Ann (Mafián) picked Fay.", [0, 5]) in lines and ("Mág 1: a tunnel Fay → Cyd.", [2, 5]) in lines
-    assert ("Ann fires the bullet of Mafián 1 at Fay.", [0, 5]) in lines   # the trace, step by step
+    heading, lines = steps[2]
+    assert heading == "Night 1: what happened"
+    assert lines[0] == ("Ann fires the bullet of Mafián 1 at Fay.", [0, 5])   # the trace, step by step
+
+
+def test_a_long_step_goes_on_in_the_next_steps():
+    """The TV shows a step whole and never scrolls: ``story.paged`` cuts a long one."""
+    lines = [{"text": str(n), "seats": []} for n in range(story.PAGE_LINES * 2 + 1)]
+    paged = story.paged([{"heading": "Night 1", "lines": lines}, {"heading": "Day 1", "lines": []}])
+    assert [(step["heading"], len(step["lines"])) for step in paged] == [
+        ("Night 1", story.PAGE_LINES), ("Night 1 (2)", story.PAGE_LINES), ("Night 1 (3)", 1), ("Day 1", 0)]
+    assert [line for step in paged[:3] for line in step["lines"]] == lines
 
 
 def test_heads_or_tails_tells_every_call_then_the_coin():

@@ -18,6 +18,7 @@ def story(events: list, names: list[str], ruleset: str, options: dict) -> list[d
     roles = next(event.data["roles"] for event in events if event.kind == "roles_dealt")
     steps = {("who", 0): story_step(_("Who was who"), _who_was_who(table, roles, names))}
     round_ = 0
+    deadly: set[int] = set()   # the nights somebody died
 
     def add(key: tuple, line: dict) -> None:
         step = steps.setdefault(key, story_step(_heading(key), []))
@@ -32,12 +33,14 @@ def story(events: list, names: list[str], ruleset: str, options: dict) -> list[d
             round_ = data["round"]
         line = _line(event.kind, data, table, names)
         if line is not None:
-            add(_when(event.kind, data, round_), line)
+            when = _when(event.kind, data, round_)
+            add(when, line)
+            if event.kind == "eliminated" and when[0] == "night":
+                deadly.add(when[1])
     for (part, number), step in steps.items():
-        if part == "night" and not any(line.get("death") for line in step["lines"]):
+        if part == "night" and number not in deadly:
             step["lines"].append(story_line(_("Nobody died.")))
-    return [{**step, "lines": [{key: line[key] for key in ("text", "seats")} for line in step["lines"]]}
-            for step in steps.values()]
+    return list(steps.values())
 
 
 def _heading(key: tuple) -> str:
@@ -81,10 +84,9 @@ def _line(kind: str, data: dict, table: dict, names: list[str]) -> dict | None:
             "wizard": n[data["wizard"]], "first": n[first], "second": n[second]}, data["wizard"], first, second)
     if kind == "eliminated":
         causes = KIDS_CAUSES if words(table) == KIDS else CAUSES
-        line = story_line(_("%(name)s is out — %(role)s, %(cause)s.") % {
+        return story_line(_("%(name)s is out — %(role)s, %(cause)s.") % {
             "name": n[data["seat"]], "role": role_name(table, data["role"]),
             "cause": causes.get(data["cause"], data["cause"])}, data["seat"])
-        return {**line, "death": True}
     if kind == "votes_revealed" and data.get("double") is not None:
         judge = data["double"]
         return story_line(_("%(judge)s used the judge's power: the vote for %(target)s counted twice.") % {

@@ -24,15 +24,19 @@ def story(events: list, names: list[str], ruleset: str, options: dict) -> list[d
             steps.append(story_step(_("Night %(n)d") % {"n": event.data["night"]},
                                     [story_line(_("A night without meaning: nothing happened."))]))
         elif event.kind == "night_resolved":
-            steps.append(_night(event.data, names))
+            steps += _night(event.data, names)
     return steps
 
 
-def _night(data: dict, names: list[str]) -> dict:
-    lines = [story_line(text, *seats) for text, seats in choice_lines(data["choices"], names)]
-    lines += [story_line(capfirst(trace_step(step, names)),
-                         *(step[key] for key in TRACE_SEATS if type(step.get(key)) is int))
-              for step in data["result"]["trace"]]
-    if not data["result"]["trace"]:
-        lines.append(story_line(_("No shot was fired.")))
-    return story_step(_("Night %(n)d") % {"n": data["night"]}, lines)
+def _night(data: dict, names: list[str]) -> list[dict]:
+    """A night in two steps: what everybody chose, then what happened, shot by shot (the table
+    reads the choices before it follows the bullets); a night nobody chose anything in is one."""
+    n = data["night"]
+    chosen = [story_line(text, *seats) for text, seats in choice_lines(data["choices"], names)]
+    happened = [story_line(capfirst(trace_step(step, names)),
+                           *(step[key] for key in TRACE_SEATS if type(step.get(key)) is int))
+                for step in data["result"]["trace"]] or [story_line(_("No shot was fired."))]
+    if not chosen:
+        return [story_step(_("Night %(n)d") % {"n": n}, happened)]
+    return [story_step(_("Night %(n)d: the choices") % {"n": n}, chosen),
+            story_step(_("Night %(n)d: what happened") % {"n": n}, happened)]
