@@ -19,10 +19,13 @@ from engines.base import Event as EngineEvent
 from .models import Event
 from .presenters import presenter
 
-# A step with more lines than this is set smaller, in two columns, and one with more than
-# PAGE_LINES goes on in the next step (the TV never scrolls).
-MANY_LINES = 5
+# A step with more lines or characters than this is set smaller, in two columns; one longer than a page (lines,
+# characters: what the TV's story card holds at its smaller size, a short line a row) goes on in
+# the next step (the TV never scrolls).
+MANY_LINES, MANY_CHARS = 5, 150
 PAGE_LINES = 8
+PAGE_CHARS = 320
+ROW_CHARS = 25
 # How long one step holds the stage before the next comes by itself (× CLOCK_SCALE): time for
 # the table to read a job or a night out loud and react.
 STEP_SECONDS = 8
@@ -42,11 +45,30 @@ def steps(game: dict, events: list[EngineEvent]) -> list[dict]:
 
 
 def paged(story: list[dict]) -> list[dict]:
-    """A step longer than ``PAGE_LINES`` goes on in the next steps, its heading numbered: the
-    TV shows a step whole and never scrolls, whatever a ruleset tells in one."""
-    return [{"heading": step["heading"] if not start else f"{step['heading']} ({start // PAGE_LINES + 1})",
-             "lines": step["lines"][start:start + PAGE_LINES]}
-            for step in story for start in range(0, max(len(step["lines"]), 1), PAGE_LINES)]
+    """A step too long for the TV goes on in the next steps, its heading numbered: the TV shows
+    a step whole and never scrolls, whatever a ruleset tells in one (``pages``)."""
+    return [{"heading": step["heading"] if not number else f"{step['heading']} ({number + 1})", "lines": lines}
+            for step in story for number, lines in enumerate(pages(step["lines"]))]
+
+
+def pages(lines: list[dict]) -> list[list[dict]]:
+    """Lines cut into pages of at most ``PAGE_LINES`` lines and ``PAGE_CHARS`` characters, a
+    short line counted as a whole row (``ROW_CHARS``); at least one line a page, one page at least."""
+    cut: list[list[dict]] = [[]]
+    used = 0
+    for line in lines:
+        cost = length([line])
+        if cut[-1] and (len(cut[-1]) == PAGE_LINES or used + cost > PAGE_CHARS):
+            cut.append([])
+            used = 0
+        cut[-1].append(line)
+        used += cost
+    return cut
+
+
+def length(lines: list[dict]) -> int:
+    """How much room lines take on the TV, in characters: a short line counts as a whole row."""
+    return sum(max(len(line["text"]), ROW_CHARS) for line in lines)
 
 
 def due_in(game: dict, now: float | None = None) -> float | None:
@@ -71,4 +93,4 @@ def told(game: dict, story: list[dict], seat: int | None = None) -> dict:
     return {"index": index, "number": index + 1, "count": len(story), "all": at["all"],
             "earlier": [step["heading"] for step in story[:index]],
             "steps": [shown(step) for step in story] if at["all"] else [],
-            "current": shown(story[index]), "many": len(story[index]["lines"]) > MANY_LINES}
+            "current": shown(story[index]), "many": len(story[index]["lines"]) > MANY_LINES or length(story[index]["lines"]) > MANY_CHARS}

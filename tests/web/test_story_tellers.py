@@ -92,22 +92,13 @@ def test_mrakoslapi_tells_the_hands_as_dealt_and_each_nights_choices_and_trace()
 
 
 def test_a_long_step_goes_on_in_the_next_steps():
-    """The TV shows a step whole and never scrolls: ``story.paged`` cuts a long one."""
-    lines = [{"text": str(n), "seats": []} for n in range(story.PAGE_LINES * 2 + 1)]
-    paged = story.paged([{"heading": "Night 1", "lines": lines}, {"heading": "Day 1", "lines": []}])
-    assert [(step["heading"], len(step["lines"])) for step in paged] == [
-        ("Night 1", story.PAGE_LINES), ("Night 1 (2)", story.PAGE_LINES), ("Night 1 (3)", 1), ("Day 1", 0)]
-    assert [line for step in paged[:3] for line in step["lines"]] == lines
-
-
-def test_heads_or_tails_tells_every_call_then_the_coin():
-    state, events = TINY.setup(3, {"seconds": "off"}, 1, {"coin": True})   # heads
-    events = list(events)
-    for seat, side in ((0, "heads"), (1, "tails")):
-        state, new = TINY.apply(state, seat, {"type": "call", "side": side})
-        events += new
-    state, new = TINY.apply(state, HOST, {"type": "reveal"})   # the host shows the coin before Cyd calls
-    steps = [(s["heading"], [(line["text"], line["seats"]) for line in s["lines"]])
-             for s in tiny.story([*events, *new], NAMES[:3], "tiny", {})]
-    assert steps == [("The calls", [("Ann called Heads.", [0]), ("Bob called Tails.", [1]), ("Cyd did not call.", [2])]),
-                     ("The coin shows Heads.", [("Called it: Ann", [0])])]
+    """The TV shows a step whole and never scrolls: ``story.paged`` cuts a long one, by lines
+    and by characters (a short line counts as a row)."""
+    short = [{"text": str(n), "seats": []} for n in range(story.PAGE_LINES * 2 + 1)]
+    paged = story.paged([{"heading": "Night 1", "lines": short}, {"heading": "Day 1", "lines": []}])
+    assert [s["heading"] for s in paged] == ["Night 1", "Night 1 (2)", "Night 1 (3)", "Day 1"]
+    assert [len(s["lines"]) for s in paged] == [story.PAGE_LINES, story.PAGE_LINES, 1, 0]
+    assert [line for step in paged[:3] for line in step["lines"]] == short
+    long = [{"text": "x" * (story.PAGE_CHARS // 2), "seats": []} for _ in range(3)]
+    assert [len(lines) for lines in story.pages(long)] == [2, 1]
+    assert story.pages([{"text": "x" * (story.PAGE_CHARS * 2), "seats": []}]) == [[{"text": "x" * (story.PAGE_CHARS * 2), "seats": []}]]
