@@ -196,6 +196,13 @@ class Game(models.Model):
     # Set while the host has paused the game (services.pause_game): no move is made and the
     # clock stands still; resuming moves ``clock_started`` on by the pause's length.
     paused_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The story told at a finished game's end (mafiagames/story.py): the step every screen shows,
+    # whether the host showed it all at once, and when it last moved while it still moves on by
+    # itself (None once it stands: told to the end, shown all, or the next game began).  In the
+    # database, so every process and a restarted one show the same step and go on from it.
+    story_step = models.PositiveIntegerField(default=0, editable=False)
+    story_all = models.BooleanField(default=False, editable=False)
+    story_moved = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = GameQuerySet.as_manager()
 
@@ -263,7 +270,9 @@ class Event(models.Model):
 def game_dict(game: Game) -> dict:
     """A game as the screens, the fan-out and the game master's clock read it: plain values
     (times as seconds since the epoch), the same in every process."""
-    return {"id": game.pk, "ruleset": game.ruleset, "state": game.state, "version": game.version,
+    return {"id": game.pk, "ruleset": game.ruleset, "options": game.options, "state": game.state, "version": game.version,
             "names": game.names, "seats": game.seats, "status": game.status,
             "clock_started": game.clock_started.timestamp() if game.clock_started else None,
-            "paused_at": game.paused_at.timestamp() if game.paused_at else None}
+            "paused_at": game.paused_at.timestamp() if game.paused_at else None,
+            "story": {"step": game.story_step, "all": game.story_all,
+                      "moved": game.story_moved.timestamp() if game.story_moved else None}}

@@ -28,7 +28,7 @@ from django.utils import translation
 from engines import registry
 from engines.base import Option, resolve_options
 
-from . import clock
+from . import clock, story
 from .presenters import BRIEFING_HOST_MOVES, LESSON_TITLES, audience_poll, key_of, moment_context, part, presenter, ruleset_words, slide
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
@@ -64,6 +64,9 @@ class Table:
     lesson: dict | None = None
     # No game of the room's ruleset has been played in this room yet: the TV offers the lesson.
     first_of_ruleset: bool = False
+    # A finished game's whole event log (engine events, secrets included) for the story told at
+    # its end (story.py); None for any other game: nothing of it is read before the game is over.
+    story: list | None = None
 
 
 def flash(message: str, kind: str = "error", version: int | None = None) -> str:
@@ -217,6 +220,19 @@ def frozen_time_left(game: dict) -> str | None:
         return None
     seconds = max(0, math.ceil(left))
     return f"{seconds // 60}:{seconds % 60:02d}" if seconds >= 60 else str(seconds)
+
+
+def _story(table: Table, memo: dict) -> list[dict] | None:
+    """The finished game's story in the room's language (the caller's), made once per room
+    version for every screen (``memo``); None for a game not finished: no screen is told any
+    of it before the game is over."""
+    game = table.game
+    if table.story is None or not game or game["status"] != "finished" or not game.get("story"):
+        return None
+    steps = memo.get(("story",))
+    if steps is None:
+        steps = memo[("story",)] = story.steps(game, table.story)
+    return steps
 
 
 def host_moves(slug: str, state: dict) -> list[dict]:
@@ -389,6 +405,10 @@ def _tv_host(table: Table, kept: dict, memo: dict, host: bool, seat_help: dict |
                        host_moves=host_moves(game["ruleset"], game["state"]))
     else:
         ruleset = registry.get(table.ruleset)
+        steps = _story(table, memo)
+        if steps:   # the story's Back / Next / All: where it is, not what it says
+            told = story.told(game, steps)
+            context["story"] = {key: told[key] for key in ("index", "number", "count", "all")}
         context.update(host_parts=_parts(kept, table.language, {"seats": _seat_pieces(table)}),
                        can_start=len(table.players) >= ruleset.min_players,   # beyond the maximum: an audience
                        lesson_offer="first" if table.first_of_ruleset else "again")
@@ -474,6 +494,9 @@ def _tv_board(table: Table, kept: dict, memo: dict, host: bool) -> dict:
         tv_parts = part(table.game["ruleset"], "tv_parts")
         if tv_parts is not None:
             context["parts"] = _parts(kept, table.language, tv_parts(view, context))
+        steps = _story(table, memo)
+        if steps:
+            context["story"] = story.told(table.game, steps)
     return context
 
 
@@ -528,6 +551,9 @@ def _seated(table: Table, seat: int, memo: dict) -> dict[str, dict]:
     if moment is False:
         moment = memo[("moment",)] = on_stage(game, _public_view(table, memo))
     panel = {"paused": paused(game), **briefing_panel(view, seat), **({"moment": moment} if moment else {})}
+    steps = _story(table, memo)
+    if steps:   # the game is over: the story, this seat's own part marked
+        panel["story"] = story.told(game, steps, seat)
     shell = {"role": {}, "panel": panel, "board": {}}
     return {f"ph-{name}": {**context, **shell[name], "in_game": True, "body": template}
             for name, (template, context) in fragments.items()}

@@ -21,7 +21,7 @@ from engines.base import (
 from engines.base import Event as EngineEvent
 from engines.moments import MOMENTS
 
-from . import db, notify
+from . import db, notify, story
 from .clock import due_in
 from .rendering import lesson_slides
 from .models import (
@@ -373,6 +373,8 @@ def start_game(room: Room, seed: int | None = None, deal: dict | None = None) ->
         players = players[:ruleset.max_players]
         # Moments are how the app paces a game, not a host's choice (engines/moments.py).
         options = {**resolve_options(ruleset, room.options), MOMENTS.key: settings.MOMENTS}
+        # The next game ends the last one's story: it stands where it was, and is not paced on.
+        room.games.finished().exclude(story_moved=None).update(story_moved=None)
         seed = secrets.randbits(62) if seed is None else seed
         state, events = ruleset.setup(len(players), options, seed, deal)
         game = Game.objects.create(
@@ -490,6 +492,69 @@ def suspect(room: Room, player_id: int, poll: str, seat: int) -> int:
         return changed(room)
 
 
+# --- the story told at a finished game's end (story.py) ------------------------------------------
+
+STORY_COMMANDS = ("back", "next", "all")
+
+
+def story_move(room: Room, command: str, *, expected_step: int) -> Game:
+    """The host's Back, Next or All on the story of the room's finished game.  Next goes one
+    step on and the story paces itself on from there; Back goes one step back and waits there
+    (the host went back to dwell on it: the story must not run away from the table); All shows
+    every step at once and stops the pace.  ``expected_step`` is the step the host's screen showed: a press made on an
+    older screen (the story moved on meanwhile) is refused as stale and changes nothing."""
+    if command not in STORY_COMMANDS:
+        raise ServiceError("bad_command", _("Unknown command."))
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(room_id=room.pk).order_by("-id").first()
+        if game is None or game.status != Game.Status.FINISHED:
+            raise Conflict("no_story", _("There is no finished game to tell the story of."))
+        if expected_step != game.story_step:
+            raise StaleVersion("stale", _("Your screen was out of date; it has been refreshed."))
+        last = _last_step(game)
+        if command == "all":
+            if game.story_all:
+                raise Conflict("story_all", _("The whole story is shown already."))
+            return _tell(room, game, last, last, told_all=True, paced=False)
+        step = game.story_step + (1 if command == "next" else -1)
+        if step < 0:
+            raise Conflict("story_start", _("This is the first step of the story."))
+        if step > last:
+            raise Conflict("story_end", _("This is the last step of the story."))
+        return _tell(room, game, step, last, paced=command == "next")
+
+
+def story_tick(game_id: int, step: int) -> Game:
+    """The story's pace (timers.py): the next step, once the one shown (``step``) has held the
+    stage its time.  Refused (``Conflict``) if the story moved meanwhile (the host, another
+    process) or stands; ``NotDue`` if it is too early (a timer armed before the host moved it)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("room").filter(pk=game_id).first()
+        if game is None or game.story_moved is None or game.story_step != step:
+            raise Conflict("story_moved", "The story has moved on.")
+        left = story.due_in(game_dict(game))
+        if left is None or left > 0:
+            raise NotDue(game)
+        last = _last_step(game)
+        return _tell(game.room, game, min(step + 1, last), last)
+
+
+def _last_step(game: Game) -> int:
+    return len(story.steps(game_dict(game), story.events_of(game.pk))) - 1
+
+
+def _tell(room: Room, game: Game, step: int, last: int, *, told_all: bool = False, paced: bool = True) -> Game:
+    """Show ``step`` of the story on every screen; if ``paced``, it goes on by itself from
+    there until its ``last`` step."""
+    game.story_step, game.story_all = step, told_all
+    game.story_moved = timezone.now() if paced and step < last else None
+    db.update(game, ["story_step", "story_all", "story_moved"])
+    game.room = room
+    game.room_version = changed(room, game)
+    notify.game_changed(game)   # the scheduler paces the next step (timers.py)
+    return game
+
+
 # --- pause (an operational step of the host, not a rule: no engine action) ------------------
 
 def pause_game(room: Room) -> Game:
@@ -559,9 +624,11 @@ def _apply(game: Game, seat: Actor, action: dict, expected_turn: int | None,
     game.clock_started = clock_started(game.state, state, game.clock_started)
     game.state, game.version = state, version
     outcome = ruleset.outcome(state)
-    if outcome is not None:
+    if outcome is not None:   # over: its story is told from its first step on (story.py)
         game.status, game.outcome, game.finished = Game.Status.FINISHED, outcome.to_json(), timezone.now()
-    db.update(game, ["state", "version", "next_seq", "status", "outcome", "finished", "clock_started"])
+        game.story_step, game.story_all, game.story_moved = 0, False, game.finished
+    db.update(game, ["state", "version", "next_seq", "status", "outcome", "finished", "clock_started",
+                     "story_step", "story_all", "story_moved"])
     game.room_version = changed(game.room, game)
     notify.game_changed(game)   # a move may start a clock (a window to close, the next step's timer)
     return game
@@ -596,5 +663,5 @@ __all__ = [
     "answer_host_offer", "offer_host", "take_host_back",
     "ask_for_seat", "clean_name", "clock_move", "collect_seat", "configure", "create_room", "host_for_seat",
     "host_move", "join_room", "kick", "lesson_end", "lesson_start", "lesson_step", "move_player", "name_key", "pause_game", "resume_game", "seat_cap", "set_locked",
-    "set_presence", "start_game", "submit", "submit_for_player", "suspect",
+    "set_presence", "start_game", "story_move", "story_tick", "submit", "submit_for_player", "suspect",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .models import Claim, Game, Room, Suspicion, game_dict
 from .rendering import Table
 from .scoreboard import scoreboard
+from .story import events_of
 
 
 def load_table(room: Room) -> Table:
@@ -23,9 +24,11 @@ def load_table(room: Room) -> Table:
     # The lobby offers "How to play" prominently before the room's first game of its ruleset.
     running = game is not None and game.status == Game.Status.RUNNING
     first = not running and not room.games.filter(ruleset=room.ruleset).exists()
+    # A finished game's whole log, secrets included, for its story (story.py): only once it is over.
+    told = events_of(game.pk) if game and game.status == Game.Status.FINISHED else None
     return Table(code=room.code, language=room.language, ruleset=room.ruleset, options=room.options,
                  players=players, game=game_dict(game) if game else None,
                  version=room.version, claims=claims, locked=room.locked, scores=scores,
                  lesson=room.lesson, first_of_ruleset=first, suspicions=suspicions,
                  host_phone=by_id.get(room.host_player_id), host_offer=by_id.get(room.host_offer_id),
-                 host_generation=room.host_generation)
+                 host_generation=room.host_generation, story=told)

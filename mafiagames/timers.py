@@ -13,6 +13,11 @@ every committed game change through notify.py, apps.py connects the two) and, on
 or a crashed process only makes a step last a little longer, never stick — even if no screen
 ever connects to the process again.
 How far a clock has run is clock.py's arithmetic.
+
+The same scheduler paces the story told at a finished game's end (story.py): each step holds
+the stage ``story.STEP_SECONDS`` after it was shown (``Game.story_moved``), then the writer
+shows the next (``services.story_tick``, at exactly the step shown, so never twice), until the
+last step, the host's All, or the next game.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import logging
 from engines import registry
 from engines.base import GAME_MASTER, EngineError
 
-from . import db, services
+from . import db, services, story
 from .clock import due_in, time_left
 from .fanout import HUB
 from .models import Game, game_dict
@@ -40,12 +45,16 @@ def after_commit(game) -> None:
     """From the writer thread, after a game's change committed (notify.py): hand it to the
     event loop only if it has a clock running (the game master may owe it a move) — not on
     every tap."""
-    if game.status == "running" and game.state.get("clock"):
+    if game.status == "running" and game.state.get("clock") or game.story_moved is not None:
         HUB.call_soon_threadsafe(observe, game_dict(game))
 
 
 def observe(game: dict) -> None:
-    """On the event loop, after a commit: schedule the clock's move if it is legal now."""
+    """On the event loop, after a commit: schedule the clock's move if it is legal now (a
+    finished game: its story's next step)."""
+    if game["status"] == "finished":
+        _observe_story(game)
+        return
     delay = due_in(game)
     # The clock's start is in the key: a resume moves it, and the move is armed anew for then.
     key = (game["id"], game["version"], game["clock_started"])
@@ -76,6 +85,33 @@ async def _move(key: tuple, action: dict) -> None:
     observe(game_dict(game))
 
 
+def _observe_story(game: dict) -> None:
+    delay = story.due_in(game)
+    key = ("story", game["id"], game["story"]["step"], game["story"]["moved"])
+    if delay is None or key in _armed:
+        return
+    _armed.add(key)
+    asyncio.get_running_loop().call_later(max(0.0, delay), lambda: asyncio.ensure_future(_tell(key)))
+
+
+async def _tell(key: tuple) -> None:
+    _story, game_id, step, _moved = key
+    try:
+        game = await db.write(services.story_tick, game_id, step)
+    except services.NotDue as early:   # armed before the host moved the story: arm for the new time
+        _armed.discard(key)
+        observe(game_dict(early.game))
+        return
+    except services.ServiceError:
+        return   # the host or another process moved it, or the next game began
+    except Exception:  # noqa: BLE001 - a timer must not die silently; the next resume retries
+        log.exception("story step %s of game %s failed", step, game_id)
+        return
+    finally:
+        _armed.discard(key)
+    observe(game_dict(game))
+
+
 def start() -> None:
     """On the server's event loop as it starts (asgi.py), before any screen connects: pings and
     timed moves run on this loop from now on, and running games get what they are owed — a
@@ -99,4 +135,6 @@ async def _resume() -> None:
 
 
 def _running_games() -> list[dict]:
-    return [game_dict(game) for game in Game.objects.running().exclude(clock_started=None)]
+    """Games the scheduler owes something: a running clock, or a story still pacing itself."""
+    return [game_dict(game) for game in [*Game.objects.running().exclude(clock_started=None),
+                                         *Game.objects.finished().exclude(story_moved=None)]]

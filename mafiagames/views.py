@@ -281,7 +281,8 @@ def _options_from_form(slug: str, post, switched: bool) -> dict:
 @answers_limits
 def host(request: HttpRequest, code: str) -> HttpResponse:
     """The host's controls (on the TV, or on the phone they were handed to): settings, seating,
-    start, end, next game, who comes in, handing the controls to a phone."""
+    start, end, next game, who comes in, handing the controls to a phone, the finished game's
+    story (Back / Next / All)."""
     room = _room(request, code)
     with translation.override(room.language):
         if not seating.is_host(room, request.COOKIES):
@@ -327,6 +328,8 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
                 services.pause_game(room)
             elif command == "resume":
                 services.resume_game(room)
+            elif command in ("story_back", "story_next", "story_all"):
+                services.story_move(room, command.removeprefix("story_"), expected_step=int(request.POST.get("step", "")))
             elif command == "move":
                 services.host_move(room, request.POST.get("move", ""), expected_turn=int(request.POST.get("turn", "")))
             else:

@@ -251,30 +251,6 @@
   document.addEventListener("htmx:oobAfterSwap", reopen);
   document.addEventListener("DOMContentLoaded", reopen);
 
-  // The game-end replay (Mrakošlapi): each night's secret trace one step at a time, so the table
-  // can follow every bullet. Without this script every step is simply listed.
-  function replayShow(night, count) {
-    var steps = night.querySelectorAll("[data-step]");
-    count = Math.max(1, Math.min(count, steps.length));
-    night.setAttribute("data-shown", String(count));
-    steps.forEach(function (step, i) { step.hidden = i >= count; });
-  }
-  document.addEventListener("toggle", function (e) {
-    var night = e.target;
-    if (night.matches && night.matches("[data-replay]") && night.open && !night.hasAttribute("data-shown")) {
-      replayShow(night, 1);
-    }
-  }, true);
-  document.addEventListener("click", function (e) {
-    var button = e.target.closest && e.target.closest("[data-replay-next],[data-replay-back],[data-replay-all]");
-    if (!button) { return; }
-    var night = button.closest("[data-replay]");
-    var shown = Number(night.getAttribute("data-shown") || "1");
-    var all = night.querySelectorAll("[data-step]").length;
-    replayShow(night, button.hasAttribute("data-replay-next") ? shown + 1
-      : button.hasAttribute("data-replay-back") ? shown - 1 : all);
-  });
-
   // A Mrakošlapi night in equal steps (presenters/mrakoslapi.py night_steps): one step shown at a
   // time, and the step a player is on stays shown when the server sends a new screen. A Mág's
   // tunnel takes two taps: where it starts, then where it leads (one form per name, as for

@@ -92,6 +92,13 @@ class Presenter(Protocol):
         the lesson never tells another rule than the game plays.  The TV shows them before a
         room's first game of the ruleset and adds the options in play (rendering.lesson_slides)."""
 
+    def story(self, events: list, names: list[str], ruleset: str, options: dict) -> list[dict]:
+        """The story of a finished game, told at its end step by step (mafiagames/story.py): its
+        whole event log (``engines.base.Event``s, secret ones included: the game is over) into
+        steps, each ``story_step(heading, lines)``, a line ``story_line(text, *seats)`` naming
+        the seats it is about (a phone marks its own); at least one step.  Words only: which
+        step every screen shows is the server's (``Game.story_step``)."""
+
 
 # The parts every presenter must have, derived from the protocol: its attributes and methods.
 REQUIRED = (*Presenter.__annotations__,
@@ -363,6 +370,22 @@ def pick(context: dict, names: tuple[str, ...]) -> dict:
     """The entries of a ``present`` context that one template reads (``phone_fragments``): a
     phone's fragment is keyed by its context, so what the template does not read stays out."""
     return {name: context[name] for name in names if name in context}
+
+
+def story_line(text, *seats: int) -> dict:
+    """One line of a game's story (``Presenter.story``): its words, and the seats it is about,
+    so that each of those phones marks it as its own."""
+    return {"text": str(text), "seats": sorted(set(seats))}
+
+
+def story_step(heading, lines) -> dict:
+    """One step of a game's story: a short heading and its lines (``story_line``)."""
+    return {"heading": str(heading), "lines": list(lines)}
+
+
+def names_of(seats, names: list[str]) -> str:
+    """Seats as their players' names, joined (a story's lines)."""
+    return ", ".join(names[seat] for seat in seats)
 
 
 def error_message(slug: str, exc) -> str:

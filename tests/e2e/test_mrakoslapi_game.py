@@ -7,8 +7,8 @@ browser cannot know random cards in advance, and the choices are scripted for th
 Everything after that goes through the phones and the server's clock: night choices (the mafia
 agree, a tunnel, saliva, an exhibition) and "Done", the morning on the TV, accusations, a
 defence, hands up in each vote window, the verdicts, a night that has no meaning, and the
-Anarchista's shot that leaves one player alive.  At the end the TV replays each night's trace
-step by step.
+Anarchista's shot that leaves one player alive.  At the end the TV tells the game's story,
+each night's trace in it; the host steps back to night 1 and shows it all.
 """
 
 from __future__ import annotations
@@ -196,21 +196,35 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
     for line in ("Shots fired: 3", "Died: Fay", "Sentenced: Bob.", "Bob died.", "Eve wins!"):
         assert spoken.count(line) == 1, line
 
-    # ---- the replay: night 1, one step at a time ----
-    night1 = tv.locator("#tv-main details.replay").first
-    night1.locator("summary").click()
-    steps = night1.locator("[data-step]")
-    expect(steps.nth(0)).to_be_visible()
-    expect(steps.nth(1)).to_be_hidden()
-    expect(steps.nth(0)).to_contain_text("Ann fires the bullet of Mafián 1 at Fay.")
-    for shown in range(2, 6):
-        night1.locator("[data-replay-next]").click()
-        expect(steps.nth(shown - 1)).to_be_visible()
-    expect(steps.nth(3)).to_contain_text("Tunnel of Mág 1")
-    expect(steps.nth(4)).to_contain_text("Cyd's Zrcadlo 1 breaks")
-    night1.locator("[data-replay-all]").click()
-    expect(steps.last).to_be_visible()
-    expect(steps.last).to_contain_text("Fay")
+    # ---- the story (issue 16): paced by the server's clock to its last step, then stepped back by
+    # the host (back: it waits there) to night 1 and its whole trace ----
+    story, host = tv.locator("#tv-main .story"), tv.locator("#tv-host .story-controls")
+    expect(host.locator("button[value=story_next]")).to_be_disabled(timeout=CLOCK)
+    heading = story.locator(".story-heading")
+
+    def back_to(wanted: str) -> None:   # back: the story waits on each step
+        for _step in range(8):
+            if heading.inner_text() == wanted:
+                return
+            before = story.get_attribute("data-story-step")
+            host.locator("button[value=story_back]").click()
+            expect(story).to_have_attribute("data-story-step", str(int(before) - 1))
+        expect(heading).to_have_text(wanted)
+    lines = story.locator(".story-lines li")
+    back_to("Night 1: what happened (2)")   # a long night goes on in a second step (story.paged)
+    expect(lines.filter(has_text="Cyd's Zrcadlo 1 breaks")).to_have_count(1)
+    check_stages(tvs, "mrak-story-night-1-2", output_dir)
+    back_to("Night 1: what happened")
+    expect(lines.first).to_have_text("Ann fires the bullet of Mafián 1 at Fay.")
+    expect(lines.filter(has_text="Tunnel of Mág 1")).to_have_count(1)
+    check_stages(tvs, "mrak-story-night-1", output_dir)
+    host.locator("button[value=story_back]").click()
+    expect(heading).to_have_text("Night 1: the choices")
+    expect(cyd.locator("#ph-panel .story li.mine", has_text="Mág 1: a tunnel Fay → Cyd.")).to_have_count(1)
+    check_stages(tvs, "mrak-story-night-1-choices", output_dir)
+    host.locator("button[value=story_all]").click()
+    expect(story).to_have_attribute("data-story-all", "1")
+    expect(story.locator(".story-steps h4").first).to_have_text("The hands as dealt")
     expect(tv.locator("#tv-main .result .reveal li").nth(EVE)).to_have_text("Eve: Exhibicionista 1 (used) Anarchista (used)")
     expect(tv.locator("#tv-main .result .reveal li").nth(DAN)).to_have_text("Dan ✝: Mrakošlap 1 Mečiar")
-    tv.screenshot(path=str(output_dir / "tv-replay.png"), full_page=True)
+    tv.screenshot(path=str(output_dir / "tv-story.png"), full_page=True)

@@ -92,7 +92,9 @@ def test_tv_and_seven_phones_play_the_plot_thickens_to_a_winner(live_daphne, bro
     assert saw_deal
     expect(tv.locator("#tv-main .result h2")).to_contain_text(re.compile("win!"))
     expect(tv.locator("#tv-main .reveal li")).to_have_count(7)
-    expect(tv.locator("#tv-main .plot-log li").first).to_be_visible()   # the plot cards played
+    expect(tv.locator("#tv-main .plot-log li").first).to_be_attached()   # the plot cards played
+    # ... told in the game's story (mafiagames/story.py), step by step, which has the stage.
+    expect(tv.locator("#tv-main .story")).to_be_visible()
     # Whatever a plot card showed is on one phone each (inside its press-and-hold card), and all
     # of it on the TV only now, at the end.
     learnt = [phone.locator("#ph-role .learnt").count() for phone in phones]

@@ -5,8 +5,8 @@ What it proves of the contract: the ruleset is offered in the lobby with its opt
 the phones get the engine's moves as buttons, a call is secret (the TV never shows the coin or a
 call before the reveal; two phones that called differently look the same), the host's button is
 the engine's ``host_moves``, the game master's clock makes its move by itself (only once every
-phone has seen its role: the briefing every game opens with), and the result reaches every
-screen."""
+phone has seen its role: the briefing every game opens with), the result reaches every
+screen, and the game's story is paced by the server and stepped through by the host."""
 
 from __future__ import annotations
 
@@ -61,6 +61,37 @@ def test_heads_or_tails_on_a_tv_and_phones(live_daphne, browser, output_dir):
     tv.screenshot(path=str(output_dir / "tv-tiny-result.png"))
     check_stages(tvs, "tiny-result", output_dir)
     winner.screenshot(path=str(output_dir / "phone-tiny-result.png"))
+
+    # The story (issue 16): the server paces it to its last step by itself, on every screen...
+    story, host = tv.locator("#tv-main .story"), tv.locator("#tv-host .story-controls")
+    expect(story).to_have_attribute("data-story-step", "1")
+    expect(story.locator(".story-heading")).to_have_text(f"The coin shows {side}.")
+    for phone in phones:
+        expect(phone.locator("#ph-panel .story")).to_have_attribute("data-story-step", "1")
+    expect(host.locator("button[value=story_next]")).to_be_disabled()   # the last step
+    check_stages(tvs, "tiny-story-last", output_dir)
+    # ... and the host steps it back (it waits there), on again, and shows it all.
+    host.locator("button[value=story_back]").click()
+    expect(story).to_have_attribute("data-story-step", "0")
+    expect(story.locator(".story-heading")).to_have_text("The calls")
+    expect(story.locator(".story-earlier li")).to_have_count(0)
+    expect(ann.locator("#ph-panel .story li.mine")).to_have_text("Ann called Heads. you")   # her own line, marked
+    expect(cat.locator("#ph-panel .story li.mine")).to_have_text("Cat did not call. you")
+    expect(tv.locator("#tv-main .story li.mine")).to_have_count(0)
+    check_stages(tvs, "tiny-story-first", output_dir)
+    host.locator("button[value=story_next]").click()
+    expect(story).to_have_attribute("data-story-step", "1")
+    expect(story.locator(".story-earlier li")).to_have_text(["The calls"])   # compact above
+    host.locator("button[value=story_all]").click()
+    expect(story).to_have_attribute("data-story-all", "1")
+    expect(story.locator(".story-steps h4")).to_have_text(["The calls", f"The coin shows {side}."])
+    expect(ann.locator("#ph-panel .story")).to_have_attribute("data-story-all", "1")
+    expect(host.locator("button[value=story_all]")).to_be_disabled()
+    check_stages(tvs, "tiny-story-all", output_dir)
+    expect(tv.locator("#tv-settings")).to_be_hidden()   # the whole stage is the story's...
+    host.locator("button[value=story_back]").click()     # ... until the host steps back
+    expect(story).to_have_attribute("data-story-all", "0")
+    expect(tv.locator("#tv-settings select[name=opt-seconds]")).to_be_visible()
 
     # Game 2, a 30 s clock and nobody calls: the game master's clock shows the coin by itself.
     tv.select_option("#tv-settings select[name=opt-seconds]", "30")

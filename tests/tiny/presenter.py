@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy
 
-from mafiagames.presenters import COMMON_ERRORS, LESSON_TITLES, FormError, button_action, fill, moment_part, narrated, slide, text
+from mafiagames.presenters import (
+    COMMON_ERRORS, LESSON_TITLES, FormError, button_action, fill, moment_part, names_of, narrated, slide, story_line,
+    story_step, text,
+)
 
 TEMPLATE_DIR = "tiny"
 
@@ -36,6 +39,24 @@ def narrate(item: dict, names: list[str], view: dict) -> str:
 def role_text(view: dict) -> str:
     call = view["me"]["call"]
     return str(SIDES[call]) if call else str(gettext_lazy("no call"))
+
+
+def story(events: list, names: list[str], ruleset: str, options: dict) -> list[dict]:
+    """The game's story at its end: everyone's call (each told only to its caller until now),
+    then the coin and who called it right."""
+    calls = {event.audience[0]: event.data["side"] for event in events if event.kind == "call"}
+    shown = next(event.data for event in events if event.kind == "shown")
+    side = "heads" if shown["heads"] else "tails"
+    right = [seat for seat, call in sorted(calls.items()) if call == side]
+    return [
+        story_step(gettext_lazy("The calls"), [
+            story_line(fill(gettext_lazy("%(name)s called %(side)s."), {"name": name, "side": SIDES[calls[seat]]})
+                       if seat in calls else fill(gettext_lazy("%(name)s did not call."), {"name": name}), seat)
+            for seat, name in enumerate(names)]),
+        story_step(fill(LINES["shown"], {"side": SIDES[side]}), [
+            story_line(fill(gettext_lazy("Called it: %(names)s"), {"names": names_of(right, names)}), *right)
+            if right else story_line(gettext_lazy("Nobody called it: the coin wins."))]),
+    ]
 
 
 WINNERS = {"players": gettext_lazy("The callers"), "coin": gettext_lazy("The coin")}

@@ -45,7 +45,7 @@ def plays(ruleset, count: int = 2):
 
 def tables(ruleset, play, language: str):
     """The room at every stage: the lobby (with a phone asking for a seat, locked), the game
-    step by step (and paused), and the game the host ended."""
+    step by step (and paused), its story once it is over, and the game the host ended."""
     first = table_for(ruleset, play.start, play.players, language)
     lobby = Table(code=first.code, language=language, ruleset=ruleset.slug, options=play.options,
                   players=first.players, claims=[{"id": 200, "name": "Alice", "connected": False}], locked=True)
@@ -56,6 +56,11 @@ def tables(ruleset, play, language: str):
         if table.game["status"] == "running" and state.get("clock"):
             yield Table(**{**table.__dict__, "game": {**table.game, "paused_at": 1.0, "clock_started": 0.0}})
     ended = table_for(ruleset, play.final, play.players, language)
+    # The finished game's story (mafiagames/story.py), a step on, and all of it at once.
+    told = table_for(ruleset, play.final, play.players, language, events=play.events)
+    if told.game["status"] == "finished":
+        yield told
+        yield Table(**{**told.__dict__, "game": {**told.game, "story": {"step": 1, "all": True, "moved": None}}})
     yield Table(**{**ended.__dict__, "game": {**ended.game, "status": "abandoned"}})
 
 

@@ -28,14 +28,17 @@ NAMES = ["Ann", "Bob", "Cyd", "Dan", "Eve", "Fay", "Gus", "Hal"]
 ALT = {"gunman_nights": "odd", "votes_per_player": "unlimited", "astronom_can_save_others": False}
 
 
-def table(state) -> Table:
+def table(state, events=None, step: int = 0, told_all: bool = False) -> Table:
+    """The room with this game; once it is over, with its log (``events``) and the story's step."""
     players = state["players"]
     seats = list(range(100, 100 + players))
     return Table(code="TEST", language="en", ruleset="mrakoslapi", options=state["options"],
                  players=[{"id": pid, "name": NAMES[i], "connected": True} for i, pid in enumerate(seats)],
                  game={"id": 1, "ruleset": "mrakoslapi", "state": state, "version": 3, "names": NAMES[:players],
                        "seats": seats, "status": "running" if state["phase"] != "over" else "finished",
-                       "clock_started": 1_000_000.0})
+                       "clock_started": 1_000_000.0, "options": state["options"],
+                       "story": {"step": step, "all": told_all, "moved": None}},
+                 story=events if state["phase"] == "over" else None)
 
 
 def panel(state, seat) -> str:
@@ -204,12 +207,12 @@ TO_THE_END = [
 ]
 
 
-def test_at_the_end_the_tv_replays_every_night_step_by_step():
+def test_at_the_end_the_story_tells_every_night_step_by_step():
     g = night_one()
     g.finish_night()
     for seat, action in TO_THE_END:
-        before = "".join(tv_screen(table(g.state), host=True).values())
-        assert "data-step" not in before and "Mág" not in before     # nothing of the nights before the end
+        before = "".join(tv_screen(table(g.state, g.events), host=True).values())
+        assert "data-story" not in before and "Mág" not in before     # nothing of the nights before the end
         if action == "night":
             g.finish_night()
         elif seat is None:
@@ -217,17 +220,25 @@ def test_at_the_end_the_tv_replays_every_night_step_by_step():
         else:
             g.do(seat, action)
     assert g.state["phase"] == "over"
-    tv = "".join(tv_screen(table(g.state), host=True).values())
-    steps = re.findall(r"<li data-step>(.*?)</li>", tv, re.S)
-    first = [html.unescape(re.sub(r"<[^>]+>", "", s)).strip() for s in steps[:6]]
-    assert first[:3] == ["t0 Ann fires the bullet of Mafián 1 at Fay.", "t0 Ann fires the bullet of Mafián 2 at Fay.",
-                         "t0 Bob fires the bullet of Mafián 3 at Fay."]
-    assert first[3] == "t1 Tunnel of Mág 1: the bullet of Mafián 1, the bullet of Mafián 2, the bullet of " \
+    tv = "".join(tv_screen(table(g.state, g.events, step=0), host=True).values())
+    assert "The hands as dealt" in tv and "Mafián holders of night 1: Ann, Bob" in tv
+    def lines(step: int) -> list[str]:
+        tv = "".join(tv_screen(table(g.state, g.events, step=step), host=True).values())
+        assert f'data-story-step="{step}"' in tv
+        return [html.unescape(re.sub(r"<[^>]+>", "", s)).strip()
+                for s in re.findall(r'<ul class="story-lines">(.*?)</ul>', tv, re.S)[0].split("</li>") if s.strip()]
+    assert "Bob (Mafián) picked Fay." in lines(1) and "Mág 1: a tunnel Fay → Cyd." in lines(1)
+    steps = lines(2) + lines(3)   # what happened, on two pages (story.paged)
+    assert steps[:3] == ["Ann fires the bullet of Mafián 1 at Fay.", "Ann fires the bullet of Mafián 2 at Fay.",
+                         "Bob fires the bullet of Mafián 3 at Fay."]
+    assert steps[3] == "Tunnel of Mág 1: the bullet of Mafián 1, the bullet of Mafián 2, the bullet of " \
                        "Mafián 3 goes from Fay on to Cyd."
-    assert first[4].startswith("t2 Cyd's Zrcadlo 1 breaks: the bullet of Mafián 1 flies back to Fay")
-    assert "Bob (Mafián) picked Fay." in tv and "Mág 1: a tunnel Fay → Cyd." in tv
-    assert "data-replay-next" in tv and "Every night, step by step" in tv
-    assert "Mafián holders of night 1: Ann, Bob" in tv
+    assert steps[4].startswith("Cyd's Zrcadlo 1 breaks: the bullet of Mafián 1 flies back to Fay")
+    # Cyd's phone marks the lines about Cyd (the tunnel's end, the mirror).
+    cyd = phone_screen(table(g.state, g.events, step=1), 102)["ph-panel"]   # the choices
+    assert re.search(r'<li class="mine">Mág 1: a tunnel Fay → Cyd. <span class="you">you</span></li>', cyd)
+    every = "".join(tv_screen(table(g.state, g.events, step=2, told_all=True), host=True).values())
+    assert 'data-story-all="1"' in every and "Night 1" in every and "Night 2" in every
 
 
 def test_bad_forms_get_a_clear_message():

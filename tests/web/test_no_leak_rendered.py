@@ -29,7 +29,9 @@ NAMES = ["Alice", "Bob", "<b>Carol</b>", "Dave", "Erin", "Frank", "Grace", "Heid
 AUDIENCE = 99
 
 
-def table_for(ruleset, state, players: int, language: str) -> Table:
+def table_for(ruleset, state, players: int, language: str, events: list | None = None) -> Table:
+    """The room with this game; ``events`` is handed to the screens as the game's log (the story
+    told at a finished game's end, mafiagames/story.py), at its first step."""
     seats = list(range(100, 100 + players))
     poll = audience_poll(ruleset.slug, ruleset.view(state, None)) or {"key": "day1", "seats": [0]}
     # Seat 0's phone has the host controls (services.offer_host): it must not see more than any other.
@@ -38,10 +40,12 @@ def table_for(ruleset, state, players: int, language: str) -> Table:
                           {"id": AUDIENCE, "name": "<i>Zoe</i>", "connected": True}],
                  host_phone={"id": seats[0], "name": NAMES[0], "connected": True},
                  game={"id": 1, "ruleset": ruleset.slug, "state": state, "version": 7,
-                       "names": NAMES[:players], "seats": seats,
+                       "names": NAMES[:players], "seats": seats, "options": state.get("options", {}),
+                       "story": {"step": 0, "all": False, "moved": None},
                        # as services writes it: a game with an outcome is finished (the TV shows the result)
                        "status": "running" if ruleset.outcome(state) is None else "finished"},
-                 suspicions=[{"player": AUDIENCE, "poll": poll["key"], "seat": poll["seats"][-1]}])
+                 suspicions=[{"player": AUDIENCE, "poll": poll["key"], "seat": poll["seats"][-1]}],
+                 story=events)
 
 
 def screens(ruleset, state, players, language):
@@ -113,6 +117,25 @@ def test_tv_never_names_a_role_before_the_reveal():
                 assert "Mafioso" not in html and "Detective<" not in html
             else:
                 assert "Mafioso" in html and "Detective" in html
+
+
+@pytest.mark.parametrize("ruleset", registry.all(), ids=lambda r: r.slug)
+def test_the_story_is_told_only_once_the_game_is_over(ruleset):
+    """The story (mafiagames/story.py) tells the whole log, secrets included: until the game is
+    over, even the whole log of the game (its future too) changes nothing on any screen; at its
+    end every screen tells the story, each phone marking its own lines and the TV none."""
+    for play in sample_games(ruleset):
+        for state in spread(play.states, 15):
+            told = table_for(ruleset, state, play.players, "en", events=play.events)
+            untold = table_for(ruleset, state, play.players, "en")
+            over = told.game["status"] == "finished"
+            tv = tv_screen(told, host=True)
+            assert (tv == tv_screen(untold, host=True)) is not over, f"TV in {play}"
+            assert ('data-story-step="0"' in tv["tv-main"]) is over and 'class="mine"' not in tv["tv-main"]
+            for seat in range(play.players):
+                phone = phone_screen(told, 100 + seat)
+                assert (phone == phone_screen(untold, 100 + seat)) is not over, f"seat {seat} in {play}"
+                assert ('data-story-step="0"' in phone["ph-panel"]) is over
 
 
 @pytest.mark.parametrize("ruleset", registry.all(), ids=lambda r: r.slug)

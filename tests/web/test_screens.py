@@ -203,7 +203,7 @@ def test_the_presenter_protocol_is_the_checklist():
     the check that demands it cannot drift apart; a part of the wrong kind is named too."""
     assert set(presenters.REQUIRED) == {"TEMPLATE_DIR", "ERRORS", "OPTION_LABELS", "OPTION_CHOICES", "present",
                                         "narrate", "role_text", "side_words", "role_words", "phone_fragments",
-                                        "phone_board", "parse_action", "how_to_play"}
+                                        "phone_board", "parse_action", "how_to_play", "story"}
     whole = presenters.presenter("mafie")
     shaped = types.SimpleNamespace(__name__="misshapen", **{name: getattr(whole, name) for name in presenters.REQUIRED})
     shaped.narrate = "The night falls."

@@ -16,11 +16,12 @@ presenter contract (presenters/__init__.py).
 
 from .context import TEMPLATE_DIR, audience_poll, present, phone_fragments, phone_board
 from .forms import parse_action
+from .story import story
 from .words import (ERRORS, moment_words, narrate, role_text, role_words, side_words, OPTION_LABELS, OPTION_CHOICES, ADVANCED_OPTIONS,
                     HOST_MOVES, how_to_play)
 
 __all__ = [
     "TEMPLATE_DIR", "audience_poll", "ERRORS", "present", "moment_words", "narrate", "parse_action", "phone_fragments", "phone_board",
     "role_text", "role_words", "side_words", "OPTION_LABELS", "OPTION_CHOICES", "ADVANCED_OPTIONS", "HOST_MOVES",
-    "how_to_play",
+    "how_to_play", "story",
 ]

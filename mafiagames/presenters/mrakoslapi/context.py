@@ -4,7 +4,6 @@ presenters/__init__.py)."""
 
 from __future__ import annotations
 
-from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from engines.mrakoslapi import cards as C
@@ -14,7 +13,7 @@ from engines.mrakoslapi.state import DAY
 from .. import narrated, pick
 from .words import (
     CARD_HELP, CARD_NAMES, CARD_STATES, DAY_STATES, IDLE_HELP, NIGHT_ASKS, NIGHT_SKIP, NIGHT_TUNNEL_TO,
-    NOTICES, REASONS, choices_text, winners_text, card_name, narrate, trace_step,
+    NOTICES, REASONS, winners_text, card_name, narrate,
 )
 
 
@@ -230,22 +229,14 @@ def _day_choices(me: dict, names: list[str]) -> dict:
 
 
 def _reveal(view: dict, names: list[str]) -> dict:
+    """Everyone's cards at the end (the nights are the game's story: story.py)."""
     reveal = view["reveal"]
-    nights = []
-    for trace in reveal["traces"]:
-        if trace["skipped"]:
-            nights.append({"night": trace["night"], "skipped": True, "choices": [], "steps": []})
-            continue
-        steps = [{"t": s["t"], "text": capfirst(trace_step(s, names))} for s in trace["result"]["trace"]]
-        nights.append({"night": trace["night"], "skipped": False,
-                       "choices": choices_text(trace["choices"], names), "steps": steps})
     players = sorted(reveal["players"], key=lambda p: p["seat"])
     return {
         "hands": [{"name": names[p["seat"]], "alive": p["status"] != "DEAD", "cards": _cards(p["cards"]),
                    "dealt": ", ".join(card_name(c["type"], c["no"]) for c in reveal["dealt"][p["seat"]])}
                   for p in players],
         "mafia": [names[s] for s in reveal["mafia_met"]],
-        "nights": nights,
     }
 
 

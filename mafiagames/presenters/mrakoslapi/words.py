@@ -291,20 +291,21 @@ def trace_step(step: dict, names: list[str]) -> str:
     return ""
 
 
-def choices_text(choices: dict, names: list[str]) -> list[str]:
-    """What everybody chose that night (the choices as the engine collected them)."""
-    lines = [_("%(name)s (Mafián) picked %(target)s.") % {"name": names[c["seat"]], "target": names[c["target"]]}
-             for c in choices["mafia"]]
+def choice_lines(choices: dict, names: list[str]) -> list[tuple[str, list[int]]]:
+    """What everybody chose that night (the choices as the engine collected them): each line's
+    words and the seats it names."""
+    lines = [(_("%(name)s (Mafián) picked %(target)s.") % {"name": names[c["seat"]], "target": names[c["target"]]},
+              [c["seat"], c["target"]]) for c in choices["mafia"]]
     for key, card in (("gunmen", C.SILENY_STRELEC), ("slime", C.SLINA), ("exhibit", C.EXHIBICIONISTA)):
-        lines += [_("%(card)s → %(target)s.") % {"card": card_name(card, c["no"]), "target": names[c["target"]]}
-                  for c in choices[key]]
-    lines += [_("%(card)s: a tunnel %(from)s → %(to)s.") % {"card": card_name(C.MAG, c["no"]),
-                                                            "from": names[c["from"]], "to": names[c["to"]]}
-              for c in choices["tunnels"]]
+        lines += [(_("%(card)s → %(target)s.") % {"card": card_name(card, c["no"]), "target": names[c["target"]]},
+                   [c["target"]]) for c in choices[key]]
+    lines += [(_("%(card)s: a tunnel %(from)s → %(to)s.") % {"card": card_name(C.MAG, c["no"]),
+                                                             "from": names[c["from"]], "to": names[c["to"]]},
+               [c["from"], c["to"]]) for c in choices["tunnels"]]
     if choices["medik"]:
-        lines.append(_("The Medik faked his death."))
+        lines.append((_("The Medik faked his death."), []))
     if choices["bobo"] is not None:
-        lines.append(_("Duch Bobo silenced %(target)s.") % {"target": names[choices["bobo"]]})
+        lines.append((_("Duch Bobo silenced %(target)s.") % {"target": names[choices["bobo"]]}, [choices["bobo"]]))
     return lines
 
 

@@ -1,0 +1,96 @@
+"""The story of a finished game, told at its end (issue 16, "a reveal worth watching").
+
+The game is over, so everything may be told: its whole event log, secret events included, is
+read back (``events_of``) and each ruleset's presenter makes it into steps (``Presenter.story``).
+Which step every screen shows is the server's, stored with the game (``Game.story_step``,
+``story_all``, ``story_moved``): the writer moves it (services.story_move for the host's Back /
+Next / All, services.story_tick for the pace) and the game master's scheduler paces it
+(timers.py), so every screen agrees and a restart goes on from the same step.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+
+from engines.base import Event as EngineEvent
+
+from .models import Event
+from .presenters import presenter
+
+# A step with more lines or characters than this is set smaller, in two columns; one longer than a page (lines,
+# characters: what the TV's story card holds at its smaller size, a short line a row) goes on in
+# the next step (the TV never scrolls).
+MANY_LINES, MANY_CHARS = 5, 150
+PAGE_LINES = 8
+PAGE_CHARS = 320
+ROW_CHARS = 25
+# How long one step holds the stage before the next comes by itself (× CLOCK_SCALE): time for
+# the table to read a job or a night out loud and react.
+STEP_SECONDS = 8
+
+
+def events_of(game_id: int) -> list[EngineEvent]:
+    """A game's whole log as the engine wrote it (one query)."""
+    return [EngineEvent(kind, data, audience)
+            for kind, data, audience in Event.objects.filter(game_id=game_id).order_by("seq")
+            .values_list("kind", "data", "audience")]
+
+
+def steps(game: dict, events: list[EngineEvent]) -> list[dict]:
+    """The finished ``game``'s story (``game_dict``) in the active language, each step at most
+    ``PAGE_LINES`` long (``paged``)."""
+    return paged(presenter(game["ruleset"]).story(events, game["names"], game["ruleset"], game["options"]))
+
+
+def paged(story: list[dict]) -> list[dict]:
+    """A step too long for the TV goes on in the next steps, its heading numbered: the TV shows
+    a step whole and never scrolls, whatever a ruleset tells in one (``pages``)."""
+    return [{"heading": step["heading"] if not number else f"{step['heading']} ({number + 1})", "lines": lines}
+            for step in story for number, lines in enumerate(pages(step["lines"]))]
+
+
+def pages(lines: list[dict]) -> list[list[dict]]:
+    """Lines cut into pages of at most ``PAGE_LINES`` lines and ``PAGE_CHARS`` characters, a
+    short line counted as a whole row (``ROW_CHARS``); at least one line a page, one page at least."""
+    cut: list[list[dict]] = [[]]
+    used = 0
+    for line in lines:
+        cost = length([line])
+        if cut[-1] and (len(cut[-1]) == PAGE_LINES or used + cost > PAGE_CHARS):
+            cut.append([])
+            used = 0
+        cut[-1].append(line)
+        used += cost
+    return cut
+
+
+def length(lines: list[dict]) -> int:
+    """How much room lines take on the TV, in characters: a short line counts as a whole row."""
+    return sum(max(len(line["text"]), ROW_CHARS) for line in lines)
+
+
+def due_in(game: dict, now: float | None = None) -> float | None:
+    """Seconds until the story of a finished game moves on by itself (≤ 0: now); None while it
+    stands (told to the end, shown all at once, the next game began) or for any other game."""
+    moved = (game.get("story") or {}).get("moved")
+    if game["status"] != "finished" or moved is None:
+        return None
+    return moved + STEP_SECONDS * settings.CLOCK_SCALE - (time.time() if now is None else now)
+
+
+def told(game: dict, story: list[dict], seat: int | None = None) -> dict:
+    """What a screen shows of the story: the step the server is at (``game["story"]``), the
+    earlier steps' headings, or every step when the host showed it all; for a seat's phone each
+    line says whether it is about that seat (``mine``)."""
+    at = game["story"]
+    index = min(at["step"], len(story) - 1)
+
+    def shown(step: dict) -> dict:
+        return {"heading": step["heading"],
+                "lines": [{"text": line["text"], "mine": seat in line["seats"]} for line in step["lines"]]}
+    return {"index": index, "number": index + 1, "count": len(story), "all": at["all"],
+            "earlier": [step["heading"] for step in story[:index]],
+            "steps": [shown(step) for step in story] if at["all"] else [],
+            "current": shown(story[index]), "many": len(story[index]["lines"]) > MANY_LINES or length(story[index]["lines"]) > MANY_CHARS}
