@@ -69,16 +69,23 @@ def observe(game: dict) -> None:
 
 async def _move(key: tuple, action: dict) -> None:
     game_id, version, _started = key
+    await _write(key, f"server move {action}", services.clock_move, game_id, version, action)
+
+
+async def _write(key: tuple, what: str, write, *args) -> None:
+    """A scheduled write (a clock's move, the story's next step) on the writer, then whatever
+    the game is owed next; a write that came too early (armed before a pause or the host's own
+    step) is armed again for its new time."""
     try:
-        game = await db.write(services.clock_move, game_id, version, action)
-    except services.NotDue as early:   # armed before a pause and resume: arm for the new time
+        game = await db.write(write, *args)
+    except services.NotDue as early:
         _armed.discard(key)
         observe(game_dict(early.game))
         return
     except (services.ServiceError, EngineError):
-        return   # someone (another process, a host who ended or paused the game) got there first
+        return   # someone (another process, the host who ended, paused or moved on) got there first
     except Exception:  # noqa: BLE001 - a timer must not die silently; the next resume retries
-        log.exception("server move %s on game %s failed", action, game_id)
+        log.exception("%s on game %s failed", what, args[0])   # every write takes the game first
         return
     finally:
         _armed.discard(key)
@@ -96,20 +103,7 @@ def _observe_story(game: dict) -> None:
 
 async def _tell(key: tuple) -> None:
     _story, game_id, step, _moved = key
-    try:
-        game = await db.write(services.story_tick, game_id, step)
-    except services.NotDue as early:   # armed before the host moved the story: arm for the new time
-        _armed.discard(key)
-        observe(game_dict(early.game))
-        return
-    except services.ServiceError:
-        return   # the host or another process moved it, or the next game began
-    except Exception:  # noqa: BLE001 - a timer must not die silently; the next resume retries
-        log.exception("story step %s of game %s failed", step, game_id)
-        return
-    finally:
-        _armed.discard(key)
-    observe(game_dict(game))
+    await _write(key, f"story step {step}", services.story_tick, game_id, step)
 
 
 def start() -> None:

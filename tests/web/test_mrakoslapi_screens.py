@@ -239,6 +239,15 @@ def test_at_the_end_the_story_tells_every_night_step_by_step():
     assert re.search(r'<li class="mine">Mág 1: a tunnel Fay → Cyd. <span class="you">you</span></li>', cyd)
     every = "".join(tv_screen(table(g.state, g.events, step=2, told_all=True), host=True).values())
     assert 'data-story-all="1"' in every and "Night 1" in every and "Night 2" in every
+    # The winner's line is one sentence, on the TV and on every phone ("Eve wins!", never
+    # "Eve wins! win!": the end panel shared by every ruleset words a side, "… win!").
+    winner = MRAK.outcome(g.state).winners
+    assert len(winner) == 1
+    said = f"{NAMES[winner[0]]} wins!"
+    for seat in range(g.state["players"]):
+        end = html.unescape(re.sub(r"<[^>]+>", "", phone_screen(table(g.state, g.events, step=0), 100 + seat)["ph-panel"]))
+        assert said in end and "wins! win!" not in end
+    assert said in html.unescape(every) and "wins! win!" not in html.unescape(every)
 
 
 def test_bad_forms_get_a_clear_message():

@@ -49,7 +49,7 @@ def present(view: dict, names: list[str]) -> dict:
     if d:
         context["day"] = _day(d, names)
     if outcome:
-        context["winner_name"] = winners_text(outcome["winners"], names)
+        context["winner_line"] = winners_text(outcome["winners"], names)   # a whole sentence: "Dan wins!"
         context["reason_text"] = str(REASONS.get(outcome["reason"], ""))
         context["reveal"] = _reveal(view, names)
     me = view.get("me")
@@ -245,7 +245,7 @@ ROLE_READS = ("my_cards", "fellow_names", "notices", "fake_dead")
 
 
 PANEL_READS = ("over", "fake_dead", "night", "phase_title", "night_steps", "can", "muted", "vote_for", "vote_seat",
-               "day", "accuse_targets", "accuse_claims", "shoot_targets", "day_help", "i_won", "winner_name",
+               "day", "accuse_targets", "accuse_claims", "shoot_targets", "day_help", "i_won", "winner_line",
                "reason_text")
 
 
