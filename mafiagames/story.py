@@ -26,6 +26,12 @@ MANY_LINES, MANY_CHARS = 5, 150
 PAGE_LINES = 8
 PAGE_CHARS = 320
 ROW_CHARS = 25
+# The whole story at once (the host's All) on the TV: three columns of about 28 characters, some
+# 10 rows each at the reading size (a step is not split across columns, a long line wraps).  A longer story (eighteen nights of Mrakošlapi) shows each
+# step's first lines and its last steps, as many as fit, and says how many more the phones show
+# (a phone scrolls; the TV never does).  Before the current step the TV names at most ``EARLIER`` steps.
+ALL_ROWS, ALL_ROW_CHARS, ALL_HEADING_CHARS, ALL_LEAST = 30, 28, 22, 2
+EARLIER = 6
 # How long one step holds the stage before the next comes by itself (× CLOCK_SCALE): time for
 # the table to read a job or a night out loud and react.
 STEP_SECONDS = 8
@@ -90,7 +96,32 @@ def told(game: dict, story: list[dict], seat: int | None = None) -> dict:
     def shown(step: dict) -> dict:
         return {"heading": step["heading"],
                 "lines": [{"text": line["text"], "mine": seat in line["seats"]} for line in step["lines"]]}
+    every = [shown(step) for step in story] if at["all"] else []
+    earlier = [step["heading"] for step in story[:index]]
+    before = 0
+    if seat is None:   # the TV: what fits the stage (a phone scrolls and shows it all)
+        before, every = fitted(every) if every else (0, [])
+        earlier = earlier[-EARLIER:]
     return {"index": index, "number": index + 1, "count": len(story), "all": at["all"],
-            "earlier": [step["heading"] for step in story[:index]],
-            "steps": [shown(step) for step in story] if at["all"] else [],
+            "earlier": earlier, "earlier_more": index - len(earlier), "steps_before": before,
+            "steps": every,
             "current": shown(story[index]), "many": len(story[index]["lines"]) > MANY_LINES or length(story[index]["lines"]) > MANY_CHARS}
+
+
+def fitted(steps: list[dict]) -> tuple[int, list[dict]]:
+    """What the TV shows of the whole story: as many of its last steps as fit ``ALL_ROWS`` with
+    at least ``ALL_LEAST`` lines each, every step cut to the same number of first lines, each
+    saying how many more it has (``more``); and how many steps before them it leaves to the
+    phones.  The end of a story is what a table wants to see again; a phone has every line."""
+    def rows(tail: list[dict], cap: int) -> int:
+        return sum(-(-len(step["heading"]) // ALL_HEADING_CHARS)
+                   + sum(-(-len(line["text"]) // ALL_ROW_CHARS) for line in step["lines"][:cap])
+                   + (len(step["lines"]) > cap) for step in tail)
+    for first in range(len(steps)):
+        tail = steps[first:]
+        cap = next((cap for cap in range(PAGE_LINES, ALL_LEAST - 1, -1) if rows(tail, cap) <= ALL_ROWS), None)
+        if cap is not None or first == len(steps) - 1:
+            cap = ALL_LEAST if cap is None else cap
+            return first, [{**step, "lines": step["lines"][:cap], "more": max(0, len(step["lines"]) - cap)}
+                           for step in tail]
+    return 0, []
