@@ -5,16 +5,11 @@ each slide a stage (``check_stage``), while a 360 px phone reads along."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from playwright.sync_api import expect
 
 from .conftest import STAGE_SIZES, check_stages, join_phone, needs_chromium, open_tv, stage_twin
 
 pytestmark = [needs_chromium]
-
-SHOTS = Path("/work/shots/teach")
-
 
 def step_through(tv, small, phone, slug: str, output_dir, lobby: str = "You're in", tag: str = "") -> int:
     """Start the lesson, check every slide on both TVs and the phone, Next to the last, Done."""
@@ -31,11 +26,8 @@ def step_through(tv, small, phone, slug: str, output_dir, lobby: str = "You're i
         title = tv.locator("#tv-narration .main-line").inner_text()
         expect(phone.locator("#ph-panel .lesson-title")).to_have_text(title)
         check_stages([tv, small], f"lesson-{tag}{slug}-{index + 1}", output_dir)
-        if index in (0, count - 1) and SHOTS.exists():
-            phone.screenshot(path=str(SHOTS / f"phone-{tag}{slug}-{index + 1}.png"), full_page=True)
-            for page in (tv, small):
-                size = page.viewport_size
-                page.screenshot(path=str(SHOTS / f"tv-{tag}{slug}-{index + 1}-{size['width']}x{size['height']}.png"))
+        if index in (0, count - 1):   # the TVs' shots are check_stages'
+            phone.screenshot(path=str(output_dir / f"phone-{tag}{slug}-{index + 1}.png"), full_page=True)
         if index == count - 1:
             break
         tv.click("#tv-host button[value=lesson_next]")
@@ -67,7 +59,6 @@ def czech_room(browser, base_url: str):
 
 
 def test_the_longest_lessons_fit_a_tv_in_czech_too(live_daphne, browser, output_dir):
-    SHOTS.mkdir(parents=True, exist_ok=True)
     tv, phone = czech_room(browser, live_daphne.url)
     small = stage_twin(tv)
     tv.check("#tv-settings input[name=opt-plot_cards]")
@@ -84,7 +75,6 @@ def test_the_longest_lessons_fit_a_tv_in_czech_too(live_daphne, browser, output_
 
 
 def test_the_host_steps_through_how_to_play_on_both_tvs_and_a_phone_reads_along(live_daphne, browser, output_dir):
-    SHOTS.mkdir(parents=True, exist_ok=True)
     tv, join_url = open_tv(browser, live_daphne.url, size=STAGE_SIZES[0])
     small = stage_twin(tv)
     phone = join_phone(browser, join_url, "Ann", width=360)
