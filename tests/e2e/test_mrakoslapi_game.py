@@ -224,7 +224,12 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
     check_stages(tvs, "mrak-story-night-1-choices", output_dir)
     host.locator("button[value=story_all]").click()
     expect(story).to_have_attribute("data-story-all", "1")
-    expect(story.locator(".story-steps h4").first).to_have_text("The hands as dealt")
+    # All on the TV: the last steps that fit, and how many before them the phones show (story.fitted);
+    # a phone has the whole story from its first step.
+    expect(cyd.locator("#ph-panel .story-steps h4").first).to_have_text("The hands as dealt")
+    expect(story.locator(".story-steps h4").last).to_have_text(cyd.locator("#ph-panel .story-steps h4").last.inner_text())
+    if story.locator(".story-steps h4").first.inner_text() != "The hands as dealt":
+        expect(story.locator("p.more")).to_contain_text("before these")
     expect(tv.locator("#tv-main .result .reveal li").nth(EVE)).to_have_text("Eve: Exhibicionista 1 (used) Anarchista (used)")
     expect(tv.locator("#tv-main .result .reveal li").nth(DAN)).to_have_text("Dan ✝: Mrakošlap 1 Mečiar")
     tv.screenshot(path=str(output_dir / "tv-story.png"), full_page=True)
