@@ -29,8 +29,10 @@ run: venv messages migrate
 	@$(PY) manage.py show_urls_hint --port $(PORT)
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) --websocket_timeout -1 --proxy-headers mafiagames.asgi:application
 
+# Two workers (pytest-xdist): the browser and server tests take turns on one (tests/conftest.py
+# groups them: each starts servers and a browser of its own), the rest share both.
 test: venv messages
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 --dist loadgroup
 
 clean:
 	rm -rf $(VENV) staticfiles test-results

@@ -23,6 +23,14 @@ def pytest_configure(config):
     os.environ["MOMENTS"] = "0"     # and in the servers the tests start (tests/scaleout, tests/e2e)
 
 
+def pytest_collection_modifyitems(config, items):
+    """Under ``make test``'s two workers, the tests that start servers and browsers run on one
+    worker, one at a time: two at once would fight for this machine's two cores with the rest."""
+    for item in items:
+        if item.path.is_relative_to(ROOT / "tests" / "e2e") or item.path.is_relative_to(ROOT / "tests" / "scaleout"):
+            item.add_marker(pytest.mark.xdist_group("servers"))
+
+
 CAST = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]
 
 
