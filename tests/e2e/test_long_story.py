@@ -47,6 +47,8 @@ def test_the_whole_story_of_a_long_game_fits_both_tvs(live_daphne, browser, outp
     Event.objects.bulk_create(Event(game=game, seq=seq, version=0, kind=event.kind, audience=event.audience,
                                     data=event.data) for seq, event in enumerate(play.events))
     services.changed(room)
+    for page in (tv, phone):   # written here, not by the server: its screens would hear of it at their next sync
+        page.reload()
     expect(tv.locator("[data-story-all]")).to_have_attribute("data-story-all", "1")
     twin = stage_twin(tv)
     expect(twin.locator("[data-story-all]")).to_have_attribute("data-story-all", "1")

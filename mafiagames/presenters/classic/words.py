@@ -5,7 +5,7 @@ buttons, option labels). One place for each word; the context (``context.py``) a
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from engines.classic.table import MAFIA_STEP, NIGHT_STEPS
 
@@ -230,6 +230,10 @@ SEAT_PARAMS = {"seat", "shooter"}
 
 SEATS_PARAMS = {"seats", "ballot"}
 
+# A ballot of more names than a TV line holds (every living player, in the Polish edition's
+# final vote with "Any living player") is named by its size: the board's chips list the names.
+LONG_BALLOT = 6
+
 
 def words(view: dict) -> str:
     """Whose words this table speaks: the children's re-theme, else the edition's."""
@@ -270,6 +274,9 @@ def narrate(item: dict, names: list[str], view: dict) -> str:
     for key, value in raw.items():
         if key in SEAT_PARAMS and isinstance(value, int):
             params[key] = names[value]
+        elif key == "ballot" and isinstance(value, list) and len(value) > LONG_BALLOT:
+            params[key] = ngettext("%(n)s player on the board", "%(n)s players on the board", len(value)) % {
+                "n": len(value)}
         elif key in SEATS_PARAMS and isinstance(value, list):
             params[key] = ", ".join(names[seat] for seat in value)
         elif key == "role":

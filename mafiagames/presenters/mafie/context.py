@@ -214,9 +214,18 @@ def tv_parts(view: dict, context: dict) -> dict[str, list[tuple[str, dict]]]:
                 "approvals_needed": view.get("approvals_needed")})],
             "board_rest": [("engines/mafie/tv_board_rest.html", {
                 "v": {"last_vote": view.get("last_vote"), "last_action": view.get("last_action")},
-                **{key: context.get(key) for key in ("last_vote_team", "last_vote_for", "last_vote_against",
-                                                     "kmotr_name", "spotlight_name")},
+                **{key: context.get(key) for key in ("last_vote_team", "kmotr_name", "spotlight_name")},
+                **({key: context.get(key) for key in ("last_vote_for", "last_vote_against")}
+                   if view["phase"] == VOTES_BY_NAME_ON_BOARD else {}),
                 "plot": plot and {key: plot[key] for key in ("drawn", "pending", "window", "opinion", "held")}})]}
+
+
+# Who voted how on the last crew, on the TV: beside each name in the roster in the phases in which
+# no other badge marks a row (ROSTER_SHOWS_VOTES: the board then has room for the plot cards
+# dealt and played between the vote and the job), by name on the board during the job that vote
+# sent out, and only as a tally while the next crew is voted on (the roster shows who has voted).
+ROSTER_SHOWS_VOTES = ("team_selection", "plot_deal", "plot_window")
+VOTES_BY_NAME_ON_BOARD = "action_play"
 
 
 def _roster_row(row: dict, phase: str) -> dict:
@@ -228,7 +237,7 @@ def _roster_row(row: dict, phase: str) -> dict:
         badge = "card_in" if row["played"] else "wait"
     elif phase == "detective_meeting":
         badge = "ready" if row["ready"] else "wait"
-    elif phase == "team_selection" and row["last_vote"] is not None:
+    elif phase in ROSTER_SHOWS_VOTES and row["last_vote"] is not None:
         badge = "approve" if row["last_vote"] else "reject"
     else:
         badge = None
