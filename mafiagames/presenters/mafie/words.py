@@ -118,7 +118,7 @@ LINES = {
     ("plot_used", ("take_responsibility", True)): gettext_lazy("%(seat)s takes a plot card: %(target)s → %(seat)s."),
     ("plot_used", ("take_responsibility", False)): gettext_lazy("%(seat)s has no plot card to take."),
     ("plot_used", ("in_the_spotlight", True)): gettext_lazy(
-        "%(seat)s puts %(target)s in the spotlight: their card will be shown with their name."),
+        "In the spotlight: %(target)s (by %(seat)s) — their card will be shown with their name."),
     ("plot_used", ("keeping_close_eye", True)): gettext_lazy("%(seat)s → %(target)s: watches the card played."),
     ("cancelled", None): gettext_lazy("Failed votes: %(count)s of 5. %(kmotr)s is the new Godfather."),
     ("no_confidence", None): gettext_lazy(
