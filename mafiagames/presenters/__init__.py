@@ -169,7 +169,7 @@ def ruleset_words(slug: str, name: str):
         registry.get(slug)
     except KeyError:
         return slug, _code
-    return ruleset_title(slug), part(slug, name) or _code
+    return ruleset_title(slug), getattr(presenter(slug), name, None) or _code
 
 
 def _code(code: str, ruleset: str, options: dict) -> str:
