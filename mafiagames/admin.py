@@ -99,7 +99,7 @@ class WinnerFilter(admin.SimpleListFilter):
                 word = ruleset_words(ruleset, "side_words")[1](code, ruleset, options or {})
                 if word not in words.setdefault(code, []):
                     words[code].append(word)
-        return [(code, " / ".join(words[code])) for code in sorted(words)]
+        return [(code, " / ".join(sorted(words[code]))) for code in sorted(words)]
 
     def queryset(self, request, queryset):
         return queryset.filter(outcome__winner=self.value()) if self.value() else queryset

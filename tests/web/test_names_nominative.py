@@ -150,7 +150,7 @@ def test_a_random_games_narration_and_story_keep_every_name(slug, players, optio
     names = NAMES[:players]
     pres = presenter(slug)
     for seed in (1, 2):
-        play = random_playthrough(ruleset, players, options, seed)
+        play = random_playthrough(ruleset, players, {**{o.key: o.default for o in ruleset.options()}, **options}, seed)
         view = {"ruleset": slug, "options": play.options}
         items = {repr(item): item for step in play.steps for item in step.after.get("narration", [])}
         events = [*play.setup_events, *(event for step in play.steps for event in step.events)]
