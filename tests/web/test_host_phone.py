@@ -73,7 +73,7 @@ def test_only_the_current_host_can_offer_the_controls():
 
 @pytest.mark.parametrize("whom, message", [
     ("unknown", "No such player in this room."),
-    ("offline", "Dave&#x27;s phone is not connected."),
+    ("offline", "Dave: that phone is not connected."),
     ("malformed", "That request was malformed."),
 ])
 def test_an_offer_to_nobody_who_can_take_it_is_refused(whom, message):

@@ -41,8 +41,8 @@ def test_mafie_tells_each_jobs_crew_who_played_fail_and_every_plot_cards_private
     heading, lines = steps[1]
     assert heading == "Job 1: foiled"
     assert lines[:2] == [("Crew: Bob, Cyd", [1, 2]), ("Played Fail: Bob", [1])]
-    assert ("Fay's Establish Confidence: Cyd is a Mafioso.", [2, 5]) in lines
-    assert ("Ann's Overheard Conversation: Bob is a Detective.", [0, 1]) in lines
+    assert ("Fay — Establish Confidence: Cyd is a Mafioso.", [2, 5]) in lines
+    assert ("Ann — Overheard Conversation: Bob is a Detective.", [0, 1]) in lines
     assert len(steps) == 2
 
 
