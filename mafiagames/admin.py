@@ -17,7 +17,7 @@ from engines import registry, replay
 from engines.base import GAME_MASTER, HOST
 
 from .models import Event, Game, Player, Room, Suspicion
-from .presenters import presenter, ruleset_words
+from .presenters import event_words, presenter, ruleset_title, ruleset_words
 from .scoreboard import scoreboard
 
 
@@ -34,11 +34,15 @@ class ReadOnlyMixin:
 
 class EventInline(ReadOnlyMixin, admin.TabularInline):
     model = Event
-    fields = ("seq", "version", "kind", "audience_display", "data", "created")
+    fields = ("seq", "version", "kind_words", "audience_display", "data", "created")
     readonly_fields = fields
     extra = 0
     can_delete = False
     ordering = ("seq",)
+
+    @admin.display(description=_("kind"))
+    def kind_words(self, event: Event) -> str:
+        return event_words(event.kind)
 
     @admin.display(description=_("audience"))
     def audience_display(self, event: Event) -> str:
@@ -65,15 +69,52 @@ class SuspicionInline(ReadOnlyMixin, admin.TabularInline):
         return names[suspicion.seat] if suspicion.seat < len(names) else str(suspicion.seat)
 
 
+class RulesetFilter(admin.SimpleListFilter):
+    """Games by ruleset: its name in words, its slug in the address."""
+
+    title = _("ruleset")
+    parameter_name = "ruleset"
+
+    def lookups(self, request, model_admin):
+        slugs = model_admin.get_queryset(request).order_by("ruleset").values_list("ruleset", flat=True).distinct()
+        return [(slug, ruleset_title(slug)) for slug in slugs]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(ruleset=self.value()) if self.value() else queryset
+
+
+class WinnerFilter(admin.SimpleListFilter):
+    """Finished games by winner: each code in the words of the games that have it (a code two
+    rulesets share, e.g. "mafia", lists both words), filtered by the code."""
+
+    title = _("winner")
+    parameter_name = "winner"
+
+    def lookups(self, request, model_admin):
+        words: dict[str, list[str]] = {}
+        for ruleset, options, outcome in (model_admin.get_queryset(request).filter(outcome__isnull=False)
+                                          .values_list("ruleset", "options", "outcome")):
+            code = (outcome or {}).get("winner")
+            if isinstance(code, str):
+                word = ruleset_words(ruleset, "side_words")[1](code, ruleset, options or {})
+                if word not in words.setdefault(code, []):
+                    words[code].append(word)
+        return [(code, " / ".join(sorted(words[code]))) for code in sorted(words)]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(outcome__winner=self.value()) if self.value() else queryset
+
+
 @admin.register(Game)
 class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ("id", "room", "ruleset", "player_names", "winner", "started", "duration", "status", "replay_link")
-    list_filter = ("ruleset", "status", "started")
+    list_display = ("id", "room", "ruleset_words", "player_names", "winner", "reason", "started", "duration",
+                    "status", "replay_link")
+    list_filter = (RulesetFilter, WinnerFilter, "status", "started")
     search_fields = ("room__code", "names")
     date_hierarchy = "started"
     inlines = [EventInline, SuspicionInline]
-    fields = ("room", "ruleset", "options", "seed", "player_names", "status", "winner", "started", "finished",
-              "duration", "version", "replay_link")
+    fields = ("room", "ruleset_words", "options", "seed", "player_names", "status", "winner", "reason", "started",
+              "finished", "duration", "version", "replay_link")
     readonly_fields = fields
 
     def has_delete_permission(self, request, obj=None):
@@ -83,9 +124,25 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def player_names(self, game: Game) -> str:
         return ", ".join(game.names)
 
+    @admin.display(description=_("ruleset"), ordering="ruleset")
+    def ruleset_words(self, game: Game) -> str:
+        return ruleset_title(game.ruleset)
+
     @admin.display(description=_("winner"))
     def winner(self, game: Game) -> str:
-        return (game.outcome or {}).get("winner", "—")
+        return self._outcome_words(game, "winner", "side_words")
+
+    @admin.display(description=_("reason"))
+    def reason(self, game: Game) -> str:
+        return self._outcome_words(game, "reason", "reason_words")
+
+    @staticmethod
+    def _outcome_words(game: Game, key: str, words: str) -> str:
+        """The outcome's ``key`` (a code) in the words of the game's table; "—" while it runs."""
+        code = (game.outcome or {}).get(key)
+        if not isinstance(code, str):
+            return "—"
+        return str(ruleset_words(game.ruleset, words)[1](code, game.ruleset, game.options or {}))
 
     @admin.display(description=_("duration"))
     def duration(self, game: Game) -> str:
@@ -188,11 +245,15 @@ def _statistics_html(room_id: int, player_id: int | None = None) -> str:
 
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
-    list_display = ("code", "language", "ruleset", "locked", "created")
+    list_display = ("code", "language", "ruleset_words", "locked", "created")
     search_fields = ("code",)
     # The host code opens the host controls on another device (a host whose browser closed).
     readonly_fields = ("code", "host_code_shown", "host_token", "created", "statistics")
     exclude = ("host_code",)
+
+    @admin.display(description=_("ruleset"), ordering="ruleset")
+    def ruleset_words(self, room: Room) -> str:
+        return ruleset_title(room.ruleset)
 
     @admin.display(description=_("host code"))
     def host_code_shown(self, room: Room) -> str:

@@ -28,7 +28,7 @@ from .models import (
     CLAIM_WAIT, NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Claim, Event, Game, Player, Room, Suspicion, game_dict,
     new_token,
 )
-from .presenters import audience_poll
+from .presenters import audience_poll, ruleset_title
 from .text import unshowable
 
 
@@ -201,9 +201,9 @@ def offer_host(room: Room, player_id: int) -> None:
         if player is None:
             raise ServiceError("unknown_player", _("No such player in this room."))
         if player.pk == locked.host_player_id:
-            raise Conflict("already_host", _("%(name)s's phone already has the host controls.") % {"name": player.name})
+            raise Conflict("already_host", _("%(name)s: that phone already has the host controls.") % {"name": player.name})
         if not player.connected:
-            raise Conflict("offline", _("%(name)s's phone is not connected.") % {"name": player.name})
+            raise Conflict("offline", _("%(name)s: that phone is not connected.") % {"name": player.name})
         Room.objects.filter(pk=room.pk).update(host_offer=player)
         changed(room)
 
@@ -365,7 +365,7 @@ def start_game(room: Room, seed: int | None = None, deal: dict | None = None) ->
             raise ServiceError(
                 "player_count",
                 _("%(title)s needs %(min)d to %(max)d players; %(n)d joined.")
-                % {"title": ruleset.title, "min": ruleset.min_players, "max": ruleset.max_players,
+                % {"title": ruleset_title(room.ruleset), "min": ruleset.min_players, "max": ruleset.max_players,
                    "n": len(players)},
             )
         # Beyond the ruleset's maximum the last in the seating order watch: they are the

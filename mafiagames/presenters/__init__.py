@@ -112,6 +112,8 @@ OPTIONAL = {
     # (public view) → the audience's poll open now, {"key", "seats"}, or None (``audience_poll``)
     "audience_poll": None,
     "moment_words": None,    # (event, names, view) → a moment's part in words (``moment_part``); else a bare title
+    "TITLES": {},            # ruleset slug → its name in words; else the engine's (English) title
+    "reason_words": None,    # (code, ruleset, options) → how a game ended, in words; else the code
 }
 
 
@@ -148,14 +150,86 @@ def presenter(slug: str) -> Presenter:
     return module
 
 
+def ruleset_title(slug: str) -> str:
+    """A ruleset's name in the current language: its presenter's ``TITLES`` (the engine's own
+    title is English and stands in for a ruleset without one); its slug when no longer hosted."""
+    try:
+        title = registry.get(slug).title
+    except KeyError:
+        return slug
+    return str(part(slug, "TITLES").get(slug, title))
+
+
 def ruleset_words(slug: str, name: str):
     """A ruleset's title and one of its presenter's word functions (``side_words``,
-    ``role_words``: (code, ruleset, options) → words) — for a finished game's figures, which
-    outlive the ruleset: one no longer hosted here has its slug for a title and its codes for words."""
+    ``role_words``, ``reason_words``: (code, ruleset, options) → words) — for a finished game's
+    figures, which outlive the ruleset: one no longer hosted here has its slug for a title and
+    its codes for words (so has a presenter without that function)."""
     try:
-        return registry.get(slug).title, getattr(presenter(slug), name)
+        registry.get(slug)
     except KeyError:
-        return slug, lambda code, ruleset, options: code
+        return slug, _code
+    return ruleset_title(slug), getattr(presenter(slug), name, None) or _code
+
+
+def _code(code: str, ruleset: str, options: dict) -> str:
+    return code
+
+
+# The kinds of the events in a game's log (engines' ``Event.kind``, the app's own pause and
+# logged actions): what the admin's reader sees beside each event (a kind not here: its code).
+EVENT_KINDS = {
+    "action": gettext_lazy("a move"), "game_paused": gettext_lazy("game paused"),
+    "game_resumed": gettext_lazy("game resumed"), "chance": gettext_lazy("a draw of chance"),
+    "briefing_over": gettext_lazy("everyone has seen their role"), "role_seen": gettext_lazy("role seen"),
+    "moment_over": gettext_lazy("a result shown"), "roles_dealt": gettext_lazy("roles dealt"),
+    "role": gettext_lazy("a role"), "notice": gettext_lazy("a notice"), "game_over": gettext_lazy("game over"),
+    "ready": gettext_lazy("ready"), "vote_cast": gettext_lazy("a vote cast"),
+    "votes_revealed": gettext_lazy("votes revealed"), "proxied": gettext_lazy("the host chose for a player"),
+    # Mafie
+    "kmotr_chosen": gettext_lazy("Godfather chosen"), "kmotr_passed": gettext_lazy("next Godfather"),
+    "team_proposed": gettext_lazy("crew proposed"), "round_started": gettext_lazy("job started"),
+    "card_played": gettext_lazy("a job card played"), "action_cards": gettext_lazy("the job's cards"),
+    "action_revealed": gettext_lazy("job revealed"),
+    "plot_drawn": gettext_lazy("plot cards drawn"), "plot_dealt": gettext_lazy("plot card dealt"),
+    "plot_passed": gettext_lazy("plot card passed"), "plot_used": gettext_lazy("plot card played"),
+    "plot_learnt": gettext_lazy("plot card's secret"), "plot_window_closed": gettext_lazy("plot window closed"),
+    "opinion_votes": gettext_lazy("Opinion Makers' votes"),
+    # classic Mafia
+    "night_started": gettext_lazy("night falls"), "night_step_ended": gettext_lazy("night step over"),
+    "mafia_meeting": gettext_lazy("the mafia meet"), "night_pick": gettext_lazy("a night pick"), "picked": gettext_lazy("a pick"),
+    "victim_chosen": gettext_lazy("victim chosen"), "checked": gettext_lazy("a check"),
+    "check_skipped": gettext_lazy("no check"), "healed": gettext_lazy("a heal"),
+    "heal_skipped": gettext_lazy("no heal"), "swap_cast": gettext_lazy("a spell"),
+    "swap_skipped": gettext_lazy("no spell"), "swap_carried_out": gettext_lazy("cards swapped"),
+    "spell_cast": gettext_lazy("a spell cast"), "saved": gettext_lazy("saved by the doctor"),
+    "dawn": gettext_lazy("dawn"), "eliminated": gettext_lazy("a player out"),
+    "discussion_ended": gettext_lazy("discussion over"), "finalists": gettext_lazy("finalists"),
+    "defence_ended": gettext_lazy("defences over"), "coin": gettext_lazy("coin toss"),
+    "last_shot_offered": gettext_lazy("a last shot offered"), "shot": gettext_lazy("a shot"),
+    "shot_skipped": gettext_lazy("no shot"),
+    # Mrakošlapi
+    "cards": gettext_lazy("a hand dealt"), "night_start": gettext_lazy("night falls"),
+    "night_prompts": gettext_lazy("night's questions"), "night_done": gettext_lazy("night choices confirmed"),
+    "night_resolved": gettext_lazy("night resolved"), "night_skipped": gettext_lazy("night without meaning"),
+    "morning": gettext_lazy("the morning"), "day_start": gettext_lazy("day begins"),
+    "day_skipped": gettext_lazy("day without meaning"), "day_end": gettext_lazy("day over"),
+    "accuse": gettext_lazy("an accusation"), "withdraw": gettext_lazy("an accusation withdrawn"),
+    "auto_accuse": gettext_lazy("everyone accused"), "defence": gettext_lazy("a defence"),
+    "candidates": gettext_lazy("candidates"), "window": gettext_lazy("hands up"), "hand": gettext_lazy("a hand raised"),
+    "hands": gettext_lazy("hands counted"), "totals": gettext_lazy("totals"), "tie": gettext_lazy("a tie"),
+    "back_to_floor": gettext_lazy("back to discussion"), "sentenced": gettext_lazy("sentenced"),
+    "execute": gettext_lazy("execution"), "execution_void": gettext_lazy("no execution after all"),
+    "no_execution": gettext_lazy("nobody executed"), "astronom": gettext_lazy("NIGHT called"),
+    "anarchist": gettext_lazy("Anarchista's shot"), "mass_murderer": gettext_lazy("Mass Murderer's revenge"),
+    "mrak_dies": gettext_lazy("a Mrakošlap dies"), "player_dies": gettext_lazy("a player dies"),
+    "gain": gettext_lazy("a Mrakošlap gained"),
+}
+
+
+def event_words(kind: str) -> str:
+    """An event's kind in words (the admin), else its code."""
+    return str(EVENT_KINDS.get(kind, kind))
 
 
 def part(slug: str, name: str):

@@ -17,7 +17,7 @@ pytestmark = [needs_chromium, pytest.mark.extra_rulesets("tests.tiny")]
 def no_controls(tv) -> None:
     """The TV shows no host control at all: no form, button or select in the page but the
     sound switch (the TV's own speaker, in the join card), and the line naming the host's phone."""
-    expect(tv.locator("#tv-host")).to_have_text("Host: Bob's phone")
+    expect(tv.locator("#tv-host")).to_have_text("Host on a phone: Bob")
     expect(tv.locator(".tv-layout :is(form, select, details)")).to_have_count(0)
     expect(tv.locator(".tv-layout button:not([data-sound-toggle])")).to_have_count(0)
 
@@ -32,7 +32,7 @@ def test_the_host_hands_the_controls_to_a_phone(live_daphne, browser, output_dir
     expect(tv.locator("#tv-host select[name=player] option:not([disabled])")).to_have_text(["Ann", "Bob", "Cat"])
     tv.select_option("#tv-host select[name=player]", label="Bob")
     tv.click("#tv-host form.hand-over button")
-    expect(tv.locator("#tv-host .offered")).to_have_text("Host controls offered to Bob: waiting for their phone.")
+    expect(tv.locator("#tv-host .offered")).to_have_text("Host controls offered: Bob. Waiting for that phone.")
     check_stages(tvs, "handover-offered", output_dir)
 
     # Only Bob's phone is asked; he accepts.

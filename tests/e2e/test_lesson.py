@@ -54,7 +54,7 @@ def czech_room(browser, base_url: str):
     phone.goto(join_url)
     phone.fill("input[name=name]", "Anna")
     phone.click("button[type=submit]")
-    expect(phone.locator("#ph-panel")).to_contain_text("Jste u stolu")
+    expect(phone.locator("#ph-panel")).to_contain_text("Jsi u stolu")
     return tv, phone
 
 
@@ -63,15 +63,15 @@ def test_the_longest_lessons_fit_a_tv_in_czech_too(live_daphne, browser, output_
     small = stage_twin(tv)
     tv.check("#tv-settings input[name=opt-plot_cards]")
     expect(small.locator("#tv-settings input[name=opt-plot_cards]")).to_be_checked()
-    assert step_through(tv, small, phone, "mafie", output_dir, lobby="Jste u stolu", tag="cs-") == 8
+    assert step_through(tv, small, phone, "mafie", output_dir, lobby="Jsi u stolu", tag="cs-") == 8
     tv.select_option("#tv-settings select[name=ruleset]", "mafia_pl")
     for role in ("doctor", "wizard", "judge"):
         tv.check(f"#tv-settings input[name=opt-{role}]")
         expect(small.locator(f"#tv-settings input[name=opt-{role}]")).to_be_checked()
-    step_through(tv, small, phone, "mafia_pl", output_dir, lobby="Jste u stolu", tag="cs-")
+    step_through(tv, small, phone, "mafia_pl", output_dir, lobby="Jsi u stolu", tag="cs-")
     tv.select_option("#tv-settings select[name=ruleset]", "mrakoslapi")
     expect(small.locator("#tv-settings select[name=ruleset]")).to_have_value("mrakoslapi")
-    step_through(tv, small, phone, "mrakoslapi", output_dir, lobby="Jste u stolu", tag="cs-")
+    step_through(tv, small, phone, "mrakoslapi", output_dir, lobby="Jsi u stolu", tag="cs-")
 
 
 def test_the_host_steps_through_how_to_play_on_both_tvs_and_a_phone_reads_along(live_daphne, browser, output_dir):

@@ -58,7 +58,7 @@ def test_a_phone_lost_mid_vote_comes_back_with_the_hosts_approval(live_daphne, b
     expect(borrowed.locator("#claim")).to_contain_text(f"Waiting for the host to let you back in as {name}")
     borrowed.screenshot(path=str(output_dir / "phone-waiting.png"))
     claim = tv.locator("#tv-door .claim")
-    expect(claim).to_contain_text(f"A new phone asks for {name}'s seat.")
+    expect(claim).to_contain_text(f"A new phone asks for a seat: {name}.")
     expect(claim).to_contain_text("Their old phone is offline.")
     tv.screenshot(path=str(output_dir / "tv-claim.png"))
     claim.locator("button[value=let_in]").click()

@@ -92,7 +92,7 @@ def test_tv_and_five_phones_play_mafie_to_a_winner(live_daphne, browser, output_
         watch.see()
         if not jobs:   # the first crew vote: the audience's poll is open; Frank suspects Bob
             frank.click("#ph-panel .audience-poll button:text-is('Bob')")
-            expect(frank.locator("#ph-panel .audience-poll")).to_contain_text("You suspect Bob.")
+            expect(frank.locator("#ph-panel .audience-poll")).to_contain_text("Your suspect: Bob.")
             expect(frank.locator("#ph-panel .audience-poll button[aria-pressed=true]")).to_have_text("Bob")
             frank.screenshot(path=str(output_dir / "audience-poll-360.png"), full_page=True)
             expect(tv.locator("body")).not_to_contain_text("suspect")   # nothing of it on the TV meanwhile

@@ -147,7 +147,7 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
     accuse(dan, BOB, "MAFIAN", "he smiled")
     accuse(cyd, ANN, "MAFIAN")
     expect(tv.locator("#tv-main .accusations li")).to_have_count(2)
-    expect(tv.locator("#tv-main .accusations")).to_contain_text("Dan accuses Bob Mafián — “he smiled”")
+    expect(tv.locator("#tv-main .accusations")).to_contain_text("Accused: Bob (by Dan) Mafián — “he smiled”")
     for phone in (bob, cyd, dan):
         phone.click("#ph-panel form.ready button")
     expect(bob.locator("#ph-panel form.defend")).to_have_count(1)
@@ -215,7 +215,7 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
     expect(lines.filter(has_text="Cyd's Zrcadlo 1 breaks")).to_have_count(1)
     check_stages(tvs, "mrak-story-night-1-2", output_dir)
     back_to("Night 1: what happened")
-    expect(lines.first).to_have_text("Ann fires the bullet of Mafián 1 at Fay.")
+    expect(lines.first).to_have_text("Shot Ann → Fay: the bullet of Mafián 1.")
     expect(lines.filter(has_text="Tunnel of Mág 1")).to_have_count(1)
     check_stages(tvs, "mrak-story-night-1", output_dir)
     host.locator("button[value=story_back]").click()

@@ -1,6 +1,6 @@
 """Pause and the host's vote for an absent player, in real browsers (issue 14): the TV says
 "Paused" across the room and every phone says the game is paused, until the host resumes;
-a phone that goes away leaves a "Vote on behalf of …" on the host's bar, and the vote counts.
+a phone that goes away leaves an "…: vote on their behalf" on the host's bar, and the vote counts.
 Screenshots of each (TV 1920×1080 and 1280×720, phone 360 px) go to test-results/."""
 
 from __future__ import annotations
@@ -48,11 +48,11 @@ def test_pause_resume_and_a_vote_for_an_absent_player(live_daphne, browser, outp
     away.context.close()
     form = tv.locator("#tv-host form.proxy")
     expect(form).to_have_count(1)
-    expect(form).to_contain_text("Vote on behalf of Erin")
+    expect(form).to_contain_text("Erin: vote on their behalf")
     shoot(tv, phones[0], output_dir, "proxy")
     form.locator("select").select_option(label="Reject")
     form.locator("button").click()
-    expect(tv.locator("#tv-narration")).to_contain_text("The host voted on behalf of Erin.")
+    expect(tv.locator("#tv-narration")).to_contain_text("Erin: the host voted on their behalf.")
     expect(tv.locator("#tv-main")).to_contain_text("Waiting for 4 votes")
     for phone in phones:
         phone.click("#ph-panel button[value=approve]")
@@ -78,7 +78,7 @@ def test_the_host_removes_a_player_from_classic_mafia_and_his_card_is_shown(live
     expect(tv.locator("#tv-host button.remove")).to_have_count(7)
     shoot(tv, phones[0], output_dir, "remove")
     tv.locator("#tv-host button.remove", has_text=f"Remove {gone}").click()
-    expect(tv.locator("#tv-narration")).to_contain_text(f"{gone} was removed from the game. {gone}'s card: Policeman")
+    expect(tv.locator("#tv-narration")).to_contain_text(f"Removed from the game: {gone}. Card: Policeman")
     expect(tv.locator("#tv-players li", has_text=gone)).to_contain_text("removed from the game")
     expect(tv.locator("#tv-host button.remove")).to_have_count(6)
     shoot(tv, phones[names.index(gone)], output_dir, "removed")

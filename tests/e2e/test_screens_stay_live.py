@@ -56,7 +56,7 @@ def test_tv_reads_the_narration_aloud_once_sound_is_on(live_daphne, browser):
     assert tv.evaluate("window.__spoken")[0] == ["cs", "Naskenujte kód telefonem a připojte se."]
     code = tv.locator(".tv-join .code").inner_text()
     for name in ["Ana", "Ben", "Cid", "Dan", "Eli"]:
-        join(browser, f"{live_daphne.url}/j/{code}/", name, "Jste u stolu")
+        join(browser, f"{live_daphne.url}/j/{code}/", name, "Jsi u stolu")
     tv.click("#tv-host button.start")
     tv.wait_for_function("() => window.__spoken.length === 2")
     lang, text = tv.evaluate("window.__spoken")[1]

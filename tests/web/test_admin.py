@@ -104,7 +104,7 @@ def test_a_classic_game_replays_step_by_step_in_its_editions_words(admin_client)
     url = f"/admin/mafiagames/game/{game.pk}/replay/"
     last = admin_client.get(url).content.decode()
     assert "reproduces the stored snapshot exactly" in last
-    assert "Tonight Grace fell. Grace&#x27;s card: Policeman." in last
+    assert "Fallen tonight: Grace. Card: Policeman." in last
     night = admin_client.get(url + "?step=5").content.decode()
     assert "The mafia wakes up" in night
     tv = night.split('id="tv-view">')[1].split("</pre>")[0]

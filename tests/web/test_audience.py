@@ -104,7 +104,7 @@ def test_the_poll_counts_each_audience_phone_once_and_a_second_tap_changes_its_a
     assert taps.tap(room, grace.pk, form(action="suspect", poll=key, seat=2)).status == 204
     assert sorted(Suspicion.objects.values_list("player", "seat")) == [(frank.pk, 2), (grace.pk, 2)]
     screen = phone(room, frank)
-    assert "You suspect Carol." in words(screen["ph-panel"])
+    assert "Your suspect: Carol." in words(screen["ph-panel"])
     assert 'value="2"><button type="submit" class="choice" aria-pressed="true"' in screen["ph-panel"]
     # The engine's state is untouched: the poll is no move.
     assert Game.objects.get(pk=game.pk).version == game.version

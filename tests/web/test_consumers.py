@@ -412,7 +412,7 @@ async def test_an_audience_phone_answers_the_poll_over_its_socket_and_the_tv_sho
                                               "HEADERS": {"HX-Request": "true"}}))
     ack = await receive_until(phone, 'id="flash"')
     assert 'class="flash clear"' in ack
-    assert "You suspect Carol." in await receive_until(phone, "You suspect")
+    assert "Your suspect: Carol." in await receive_until(phone, "Your suspect")
     await phone.send_to(text_data=json.dumps({"action": "suspect", "poll": "job9", "seat": "2"}))
     assert "The poll is closed now." in await receive_until(phone, 'id="flash"')
     # A vote after the answers: every TV frame up to the version it made, none about the poll.

@@ -38,25 +38,25 @@ def test_the_host_votes_for_a_disconnected_player_and_the_tv_says_so():
     room, players, game = at_the_crew_vote()
     tv = host_client(room).get(f"/r/{room.code}/").content.decode()
     assert tv.count('name="command" value="proxy"') == 5            # nobody is connected in this test
-    assert "Vote on behalf of Carol" in tv and '&quot;approve&quot;: false' in tv
+    assert "Carol: vote on their behalf" in tv and '&quot;approve&quot;: false' in tv
     assert "{#" not in tv and "host_for_seats" not in tv      # no template comment shows
     assert proxy_vote(room, game, 2, False).status_code == 204
     after = Game.objects.get(pk=game.pk)
     assert after.state["secret"]["ballots"][2] is False and after.version == game.version + 1
     tv = host_client(room).get(f"/r/{room.code}/").content.decode()
-    assert "The host voted on behalf of Carol." in tv
+    assert "Carol: the host voted on their behalf." in tv
     assert tv.count('name="command" value="proxy"') == 4            # Carol has voted
-    assert "Vote on behalf of Carol" not in tv
+    assert "Carol: vote on their behalf" not in tv
 
 
 def test_at_the_detective_meeting_the_host_can_answer_ready_for_an_absent_player():
     room, players, game = started_game(5)
     tv = host_client(room).get(f"/r/{room.code}/").content.decode()
-    assert "Answer for Carol" in tv and "Vote on behalf of" not in tv
+    assert "Carol: answer on their behalf" in tv and "vote on their behalf" not in tv
     assert post(host_client(room), room, command="proxy", seat=2, turn=game.state["turn"],
                 move=json.dumps({"type": "ready"})).status_code == 204
     assert 2 in Game.objects.get(pk=game.pk).state["ready"]
-    assert "The host tapped ready for Carol." in host_client(room).get(f"/r/{room.code}/").content.decode()
+    assert "Carol: the host tapped ready on their behalf." in host_client(room).get(f"/r/{room.code}/").content.decode()
 
 
 def test_only_the_host_only_for_a_disconnected_seat_and_only_a_public_choice():
@@ -66,7 +66,7 @@ def test_only_the_host_only_for_a_disconnected_seat_and_only_a_public_choice():
     refused = proxy_vote(room, game, 2, True)
     assert refused.status_code == 409 and "Carol is connected and chooses for themselves." in refused.content.decode()
     tv = host_client(room).get(f"/r/{room.code}/").content.decode()
-    assert "Vote on behalf of Carol" not in tv and "Vote on behalf of Dave" in tv
+    assert "Carol: vote on their behalf" not in tv and "Dave: vote on their behalf" in tv
     card = post(host_client(room), room, command="proxy", seat=3, turn=game.state["turn"],
                 move=json.dumps({"type": "play_action_card", "card": "fail"}))
     assert card.status_code == 409 and "The host cannot make that choice for a player." in card.content.decode()
@@ -104,7 +104,7 @@ def test_classic_the_host_removes_a_cheat_with_his_card_shown_connected_or_not()
     after = Game.objects.get(pk=game.pk)
     assert after.state["dead"][4] == {"cause": "removed", "round": 1, "role": "policeman"}
     tv = host_client(room).get(f"/r/{room.code}/").content.decode()
-    assert "Erin was removed from the game. Erin&#x27;s card: Policeman." in tv
+    assert "Removed from the game: Erin. Card: Policeman." in tv
     assert tv.count('name="command" value="remove"') == 8
     again = post(host_client(room), room, command="remove", seat=4, turn=after.state["turn"])
     assert again.status_code == 409 and "Pick a player still in the game." in again.content.decode()
@@ -130,5 +130,5 @@ def test_mrakoslapi_the_host_bar_offers_removal_by_day_only_and_never_a_proxy():
     g.do(1, {"type": "mafia_target", "target": 5})
     g.finish_night()
     day = host_bar(g.state)
-    assert day.count('name="command" value="remove"') == 5 and "Remove Fred" not in day   # Fred died at night
+    assert day.count('name="command" value="remove"') == 5 and "Remove: Fred" not in day   # Fred died at night
     assert 'value="proxy"' not in day

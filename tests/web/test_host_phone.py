@@ -73,7 +73,7 @@ def test_only_the_current_host_can_offer_the_controls():
 
 @pytest.mark.parametrize("whom, message", [
     ("unknown", "No such player in this room."),
-    ("offline", "Dave&#x27;s phone is not connected."),
+    ("offline", "Dave: that phone is not connected."),
     ("malformed", "That request was malformed."),
 ])
 def test_an_offer_to_nobody_who_can_take_it_is_refused(whom, message):
@@ -91,7 +91,7 @@ def test_the_offered_phone_is_asked_and_the_tv_says_so():
     connected(players)
     tv = host_client(room)
     assert offer(tv, room, players[1]).status_code == 204
-    assert "Host controls offered to Bob: waiting for their phone." in tv.get(f"/r/{room.code}/").content.decode()
+    assert "Host controls offered: Bob. Waiting for that phone." in tv.get(f"/r/{room.code}/").content.decode()
     asked = player_client(players[1]).get(f"/p/{room.code}/").content.decode()
     assert "The host offers you the controls" in asked and 'value="accept"' in asked
     for other in (players[0], players[2]):    # every other phone's host section is empty
@@ -136,7 +136,7 @@ def test_after_accepting_the_old_host_loses_the_controls_and_the_phone_has_them(
 
     # The old TV: no controls at all, a line saying whose phone has them; its host posts are refused.
     page = tv.get(f"/r/{room.code}/").content.decode()
-    assert "Host: Bob's phone" in page
+    assert "Host on a phone: Bob" in page
     assert "<form" not in page and "Host controls" not in page and 'name="ruleset"' not in page
     for command in ({"command": "start"}, {"command": "lock"}, {"command": "offer_host", "player": players[2].pk}):
         assert tv.post(f"/r/{room.code}/host", command).status_code == 403
@@ -233,7 +233,7 @@ async def test_the_old_tv_loses_the_controls_live_and_the_phone_gets_them():
     await database_sync_to_async(services.offer_host)(room, players[1].pk)
     assert "The host offers you the controls" in await receive_until(phone, "offers you the controls")
     await database_sync_to_async(services.answer_host_offer)(room, players[1].pk, True)
-    lost = await receive_until(tv, "Host: Bob")
+    lost = await receive_until(tv, "Host on a phone: Bob")
     assert 'id="tv-host"' in lost and 'id="tv-door"' in lost and "<form" not in lost
     assert 'id="ph-host"' in await receive_until(phone, "You are the host")
     await phone.disconnect()

@@ -170,7 +170,7 @@ def test_the_tv_shows_the_morning_muted_players_and_the_day_hands_but_never_the_
     assert not any(f["hidden"].get("action") == "accuse" for f in Forms(ann).forms)
     g.do(3, {"type": "accuse", "target": 1, "claim": C.MAFIAN, "text": "<b>he smiled</b>"})
     tv = "".join(tv_screen(table(g.state), host=True).values())
-    assert "Dan accuses Bob" in tv and "&lt;b&gt;he smiled&lt;/b&gt;" in tv and "<b>he smiled" not in tv
+    assert "Accused: Bob (by Dan)" in tv and "&lt;b&gt;he smiled&lt;/b&gt;" in tv and "<b>he smiled" not in tv
     g.do(2, {"type": "accuse", "target": 0, "claim": C.MAFIAN})
     for seat in (1, 2, 3):
         g.do(seat, {"type": "ready"})
@@ -227,13 +227,13 @@ def test_at_the_end_the_story_tells_every_night_step_by_step():
         assert f'data-story-step="{step}"' in tv
         return [html.unescape(re.sub(r"<[^>]+>", "", s)).strip()
                 for s in re.findall(r'<ul class="story-lines">(.*?)</ul>', tv, re.S)[0].split("</li>") if s.strip()]
-    assert "Bob (Mafián) picked Fay." in lines(1) and "Mág 1: a tunnel Fay → Cyd." in lines(1)
+    assert "Bob (Mafián) picked: Fay." in lines(1) and "Mág 1: a tunnel Fay → Cyd." in lines(1)
     steps = lines(2) + lines(3)   # what happened, on two pages (story.paged)
-    assert steps[:3] == ["Ann fires the bullet of Mafián 1 at Fay.", "Ann fires the bullet of Mafián 2 at Fay.",
-                         "Bob fires the bullet of Mafián 3 at Fay."]
-    assert steps[3] == "Tunnel of Mág 1: the bullet of Mafián 1, the bullet of Mafián 2, the bullet of " \
-                       "Mafián 3 goes from Fay on to Cyd."
-    assert steps[4].startswith("Cyd's Zrcadlo 1 breaks: the bullet of Mafián 1 flies back to Fay")
+    assert steps[:3] == ["Shot Ann → Fay: the bullet of Mafián 1.", "Shot Ann → Fay: the bullet of Mafián 2.",
+                         "Shot Bob → Fay: the bullet of Mafián 3."]
+    assert steps[3] == "Tunnel of Mág 1, Fay → Cyd: the bullet of Mafián 1, the bullet of Mafián 2, the " \
+                       "bullet of Mafián 3 goes on."
+    assert steps[4].startswith("Cyd — Zrcadlo 1 breaks: the bullet of Mafián 1 flies back → Fay")
     # Cyd's phone marks the lines about Cyd (the tunnel's end, the mirror).
     cyd = phone_screen(table(g.state, g.events, step=1), 102)["ph-panel"]   # the choices
     assert re.search(r'<li class="mine">Mág 1: a tunnel Fay → Cyd. <span class="you">you</span></li>', cyd)

@@ -60,7 +60,7 @@ def test_an_approved_request_moves_the_seat_and_kills_the_old_token():
     assert b"Waiting for the host to let you back in as Bob" in page.content
     assert new_phone.get(f"/p/{room.code}/")["Location"] == f"/j/{room.code}/"     # no seat yet
     tv = host_client(room).get(f"/r/{room.code}/").content.decode()
-    assert "A new phone asks for Bob's seat." in tv and 'value="let_in"' in tv
+    assert "A new phone asks for a seat: Bob." in tv and 'value="let_in"' in tv
 
     claim = waiting(room)[0]
     assert host_client(room).post(f"/r/{room.code}/host", {"command": "let_in", "claim": claim.pk}).status_code == 204

@@ -41,8 +41,8 @@ def test_mafie_tells_each_jobs_crew_who_played_fail_and_every_plot_cards_private
     heading, lines = steps[1]
     assert heading == "Job 1: foiled"
     assert lines[:2] == [("Crew: Bob, Cyd", [1, 2]), ("Played Fail: Bob", [1])]
-    assert ("Fay's Establish Confidence: Cyd is a Mafioso.", [2, 5]) in lines
-    assert ("Ann's Overheard Conversation: Bob is a Detective.", [0, 1]) in lines
+    assert ("Fay — Establish Confidence: Cyd is a Mafioso.", [2, 5]) in lines
+    assert ("Ann — Overheard Conversation: Bob is a Detective.", [0, 1]) in lines
     assert len(steps) == 2
 
 
@@ -67,11 +67,11 @@ def test_classic_tells_each_nights_kill_check_heal_and_spell_and_the_judges_vote
     assert list(steps) == ["Who was who", "Night 1", "Day 1", "Night 2"]
     assert ("Gangster: Ann, Bob", [0, 1]) in steps["Who was who"]
     assert steps["Night 1"] == [
-        ("Cyd checked Ann: Gangster.", [0, 2]), ("Dan healed Fay.", [3, 5]), ("The gang chose Fay.", [5]),
-        ("Jo swapped the cards of Gus and Hal.", [6, 7, 9]), ("Nobody died.", [])]
-    assert steps["Day 1"] == [("Eve used the judge's power: the vote for Ivy counted twice.", [4, 8]),
+        ("Check: Cyd → Ann: Gangster.", [0, 2]), ("Heal: Dan → Fay.", [3, 5]), ("The gang chose: Fay.", [5]),
+        ("Jo swapped cards: Gus ↔ Hal.", [6, 7, 9]), ("Nobody died.", [])]
+    assert steps["Day 1"] == [("The judge's power: Eve → Ivy counted twice.", [4, 8]),
                               ("Ivy is out — Policeman, voted out.", [8])]
-    assert ("The gang chose Hal.", [7]) in steps["Night 2"]
+    assert ("The gang chose: Hal.", [7]) in steps["Night 2"]
     assert steps["Night 2"][-1] == ("Hal is out — Policeman, killed at night.", [7])
 
 
@@ -85,10 +85,10 @@ def test_mrakoslapi_tells_the_hands_as_dealt_and_each_nights_choices_and_trace()
     assert steps[0][0] == "The hands as dealt" and [seats for _text, seats in steps[0][1]] == [[s] for s in range(6)]
     heading, lines = steps[1]
     assert heading == "Night 1: the choices"
-    assert ("Ann (Mafián) picked Fay.", [0, 5]) in lines and ("Mág 1: a tunnel Fay → Cyd.", [2, 5]) in lines
+    assert ("Ann (Mafián) picked: Fay.", [0, 5]) in lines and ("Mág 1: a tunnel Fay → Cyd.", [2, 5]) in lines
     heading, lines = steps[2]
     assert heading == "Night 1: what happened"
-    assert lines[0] == ("Ann fires the bullet of Mafián 1 at Fay.", [0, 5])   # the trace, step by step
+    assert lines[0] == ("Shot Ann → Fay: the bullet of Mafián 1.", [0, 5])   # the trace, step by step
 
 
 def test_a_long_step_goes_on_in_the_next_steps():

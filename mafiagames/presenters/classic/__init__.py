@@ -13,11 +13,11 @@ presenter contract (presenters/__init__.py).
 from .context import TEMPLATE_DIR, audience_poll, present, phone_fragments, phone_board
 from .forms import parse_action
 from .story import story
-from .words import (ERRORS, moment_words, narrate, role_text, role_words, side_words, OPTION_LABELS, OPTION_CHOICES, ADVANCED_OPTIONS,
+from .words import (ERRORS, moment_words, narrate, role_text, role_words, reason_words, TITLES, side_words, OPTION_LABELS, OPTION_CHOICES, ADVANCED_OPTIONS,
                     HOST_MOVES, proxy_label, how_to_play)
 
 __all__ = [
     "TEMPLATE_DIR", "audience_poll", "ERRORS", "present", "moment_words", "narrate", "parse_action", "phone_fragments", "phone_board",
-    "role_text", "role_words", "side_words", "OPTION_LABELS", "OPTION_CHOICES", "ADVANCED_OPTIONS", "HOST_MOVES",
+    "role_text", "role_words", "reason_words", "TITLES", "side_words", "OPTION_LABELS", "OPTION_CHOICES", "ADVANCED_OPTIONS", "HOST_MOVES",
     "proxy_label", "how_to_play", "story",
 ]

@@ -84,7 +84,8 @@ def _reveal(view: dict, names: list[str]) -> dict:
     return {
         "checks": [{"agent": names[c["agent"]], "target": names[c["target"]], "round": c["round"],
                     "result": role_name(view, c["role"])} for c in reveal["checks"]],
-        "heals": [{"doctor": names[h["doctor"]], "target": names[h["target"]], "round": h["round"]}
+        "heals": [{"doctor": names[h["doctor"]], "target": names[h["target"]], "round": h["round"],
+                   "self": h["doctor"] == h["target"]}
                   for h in reveal["heals"]],
         "swap": ({"wizard": names[reveal["swap"]["wizard"]], "round": reveal["swap"]["round"],
                   "targets": [names[s] for s in reveal["swap"]["targets"]]} if reveal["swap"] else None),

@@ -67,20 +67,22 @@ def _line(kind: str, data: dict, table: dict, names: list[str]) -> dict | None:
     """One event as a line of the story, or None for an event the story does not tell."""
     n = names
     if kind == "checked":
-        return story_line(_("%(agent)s checked %(target)s: %(result)s.") % {
+        return story_line(_("Check: %(agent)s → %(target)s: %(result)s.") % {
             "agent": n[data["agent"]], "target": n[data["target"]], "result": role_name(table, data["role"])},
             data["agent"], data["target"])
     if kind == "healed":
-        return story_line(_("%(doctor)s healed %(target)s.") % {
-            "doctor": n[data["doctor"]], "target": n[data["target"]]}, data["doctor"], data["target"])
+        text = (_("Heal: %(doctor)s → themself.") if data["doctor"] == data["target"]
+                else _("Heal: %(doctor)s → %(target)s."))
+        return story_line(text % {"doctor": n[data["doctor"]], "target": n[data["target"]]},
+                          data["doctor"], data["target"])
     if kind == "victim_chosen":
         team = TEAM_NAMES[words(table)]["mafia"]
-        text = (_("%(team)s chose %(name)s (by lot).") if data["how"] == "random"
-                else _("%(team)s chose %(name)s.")) % {"team": team, "name": n[data["victim"]]}
+        text = (_("%(team)s chose: %(name)s (by lot).") if data["how"] == "random"
+                else _("%(team)s chose: %(name)s.")) % {"team": team, "name": n[data["victim"]]}
         return story_line(text, data["victim"])
     if kind == "swap_cast":
         first, second = data["targets"]
-        return story_line(_("%(wizard)s swapped the cards of %(first)s and %(second)s.") % {
+        return story_line(_("%(wizard)s swapped cards: %(first)s ↔ %(second)s.") % {
             "wizard": n[data["wizard"]], "first": n[first], "second": n[second]}, data["wizard"], first, second)
     if kind == "eliminated":
         causes = KIDS_CAUSES if words(table) == KIDS else CAUSES
@@ -89,12 +91,12 @@ def _line(kind: str, data: dict, table: dict, names: list[str]) -> dict | None:
             "cause": causes.get(data["cause"], data["cause"])}, data["seat"])
     if kind == "votes_revealed" and data.get("double") is not None:
         judge = data["double"]
-        return story_line(_("%(judge)s used the judge's power: the vote for %(target)s counted twice.") % {
+        return story_line(_("The judge's power: %(judge)s → %(target)s counted twice.") % {
             "judge": n[judge], "target": n[data["votes"][judge]]}, judge, data["votes"][judge])
     if kind == "coin":
-        return story_line(_("The coin decided between %(among)s: %(name)s.") % {
+        return story_line(_("Tied: %(among)s. The coin decided: %(name)s.") % {
             "among": names_of(data["among"], n), "name": n[data["seat"]]}, data["seat"])
     if kind == "shot":
-        return story_line(_("%(shooter)s shot %(target)s.") % {
+        return story_line(_("Shot: %(shooter)s → %(target)s.") % {
             "shooter": n[data["shooter"]], "target": n[data["target"]]}, data["shooter"], data["target"])
     return None

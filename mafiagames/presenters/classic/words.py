@@ -162,11 +162,11 @@ LINES = {
         KIDS: gettext_lazy("The secret cadet was discovered and caught."),
     },
     ("killed", None): {
-        GRANNA: gettext_lazy("Tonight %(seat)s was killed. %(seat)s's token: %(role)s."),
-        POLISH: gettext_lazy("Tonight %(seat)s fell. %(seat)s's card: %(role)s."),
-        KIDS: gettext_lazy("Tonight the Rascals caught %(seat)s. %(seat)s's card: %(role)s."),
+        GRANNA: gettext_lazy("Killed tonight: %(seat)s. Token: %(role)s."),
+        POLISH: gettext_lazy("Fallen tonight: %(seat)s. Card: %(role)s."),
+        KIDS: gettext_lazy("Caught by the Rascals tonight: %(seat)s. Card: %(role)s."),
     },
-    ("saved", None): gettext_lazy("%(seat)s was attacked tonight — and saved by the doctor."),
+    ("saved", None): gettext_lazy("Attacked tonight and saved by the doctor: %(seat)s."),
     ("nobody_died", None): {
         GRANNA: gettext_lazy("The night passed quietly. Nobody died."),
         POLISH: gettext_lazy("Tonight nobody was eliminated."),
@@ -184,7 +184,7 @@ LINES = {
     ("finalists", None): {
         GRANNA: gettext_lazy("%(seats)s received the most votes. Each may speak in their defence — everyone "
                              "else, silence."),
-        POLISH: gettext_lazy("%(seats)s, you have the floor. Convince us you are innocent."),
+        POLISH: gettext_lazy("The floor is yours: %(seats)s. Convince us you are innocent."),
         KIDS: gettext_lazy("%(seats)s received the most votes. Each may speak in their defence — everyone "
                            "else, silence."),
     },
@@ -193,24 +193,24 @@ LINES = {
         POLISH: gettext_lazy("Final vote: %(ballot)s. You may change your mind."),
         KIDS: gettext_lazy("Final vote: %(ballot)s?"),
     },
-    ("tie", None): gettext_lazy("A tie between %(seats)s. Talk once more — will anyone change their mind?"),
+    ("tie", None): gettext_lazy("A tie: %(seats)s. Talk once more — will anyone change their mind?"),
     ("re_vote", None): gettext_lazy("Vote again: %(ballot)s."),
     ("coin", None): gettext_lazy("Still tied. The coin decides: %(seat)s."),
     ("lynched", None): {
-        GRANNA: gettext_lazy("%(seat)s is out. %(seat)s's token: %(role)s."),
-        POLISH: gettext_lazy("%(seat)s is arrested. %(seat)s's card: %(role)s."),
-        KIDS: gettext_lazy("%(seat)s is out of the game. %(seat)s's card: %(role)s."),
+        GRANNA: gettext_lazy("%(seat)s is out. Token: %(role)s."),
+        POLISH: gettext_lazy("Arrested: %(seat)s. Card: %(role)s."),
+        KIDS: gettext_lazy("%(seat)s is out of the game. Card: %(role)s."),
     },
     # The host acting for a player (engines/classic/host.py proxy, remove_player; rules B.2.3).
-    ("proxy_vote", None): gettext_lazy("The host voted on behalf of %(seat)s."),
+    ("proxy_vote", None): gettext_lazy("%(seat)s: the host voted on their behalf."),
     ("removed", None): {
-        GRANNA: gettext_lazy("%(seat)s was removed from the game. %(seat)s's token: %(role)s."),
-        POLISH: gettext_lazy("%(seat)s was removed from the game. %(seat)s's card: %(role)s."),
-        KIDS: gettext_lazy("%(seat)s was removed from the game. %(seat)s's card: %(role)s."),
+        GRANNA: gettext_lazy("Removed from the game: %(seat)s. Token: %(role)s."),
+        POLISH: gettext_lazy("Removed from the game: %(seat)s. Card: %(role)s."),
+        KIDS: gettext_lazy("Removed from the game: %(seat)s. Card: %(role)s."),
     },
-    ("last_shot", "mandatory"): gettext_lazy("%(seat)s, you have a last shot. Choose your target on your phone."),
+    ("last_shot", "mandatory"): gettext_lazy("A last shot: %(seat)s. Choose your target on your phone."),
     ("last_shot", "optional"): gettext_lazy("%(seat)s may take a last shot. Choose on your phone."),
-    ("shot", None): gettext_lazy("%(shooter)s shoots %(seat)s. %(seat)s is out — %(role)s."),
+    ("shot", None): gettext_lazy("Last shot: %(shooter)s → %(seat)s. %(seat)s is out — %(role)s."),
     ("no_shot", None): gettext_lazy("%(shooter)s does not shoot."),
     ("police_win", None): {
         GRANNA: gettext_lazy("Every Mafioso is gone. Spytown is safe — the Police win!"),
@@ -302,6 +302,15 @@ def side_words(code: str, ruleset: str, options: dict) -> str:
 def role_words(code: str, ruleset: str, options: dict) -> str:
     """A role in the words of the game's table (the admin's statistics)."""
     return role_name({"ruleset": ruleset, "options": options}, code) or code
+
+
+def reason_words(code: str, ruleset: str, options: dict) -> str:
+    """How a game ended in the words of the game's table (the admin's games)."""
+    return str(REASONS[words({"ruleset": ruleset, "options": options})].get(code, code))
+
+
+# The editions' names (the engine's titles are English).
+TITLES = {GRANNA: gettext_lazy("Mafia (GRANNA)"), POLISH: gettext_lazy("Mafia (Polish)")}
 
 
 # "How to play" (rules B.2, C.2): what the game's own words do not say of a day.
@@ -460,7 +469,7 @@ MOMENT_TITLES = {
     "last_shot": gettext_lazy("The last shot"),
 }
 OUT_LINES = {"night": "killed", "lynch": "lynched"}   # the narration's own line for each, else OUT
-OUT = gettext_lazy("%(seat)s is out. %(seat)s's card: %(role)s.")
+OUT = gettext_lazy("%(seat)s is out. Card: %(role)s.")
 VOTED = gettext_lazy("%(voter)s → %(target)s")
 VOTED_TWICE = gettext_lazy("%(voter)s → %(target)s (counts twice)")
 MOST_VOTES = gettext_lazy("Most votes: %(names)s (%(count)s)")

@@ -164,7 +164,7 @@ def _plot_choices(view: dict, names: list[str]) -> list[dict]:
         if kind == "assign_plot_card":
             label = _("%(card)s → %(name)s") % {"card": card, "name": names[move["to"]]}
         elif kind == "take_plot_card":
-            label = _("%(card)s from %(name)s") % {"card": card, "name": names[target]}
+            label = _("%(card)s ← %(name)s") % {"card": card, "name": names[target]}
         elif kind == "play_plot_card":
             label = (_("%(card)s: %(name)s") % {"card": card, "name": names[target]} if target is not None
                      else _("Play %(card)s") % {"card": card})

@@ -56,7 +56,7 @@ def _used(entry: dict, names: list[str]) -> dict:
     """A plot card played (public when it was: the story tells it where it happened)."""
     card, seat, target = PLOT_CARD_NAMES.get(entry["card"], entry["card"]), entry["seat"], entry["target"]
     if isinstance(target, int):
-        return story_line(_("%(holder)s played %(card)s on %(target)s.") % {
+        return story_line(_("%(holder)s played %(card)s: %(target)s.") % {
             "holder": names[seat], "card": card, "target": names[target]}, seat, target)
     return story_line(_("%(holder)s played %(card)s.") % {"holder": names[seat], "card": card}, seat)
 
@@ -64,5 +64,5 @@ def _used(entry: dict, names: list[str]) -> dict:
 def _learnt(event, names: list[str]) -> dict:
     """What a plot card showed its holder (the event is addressed to him alone)."""
     holder, fact = event.audience[0], _fact(event.data, names)
-    return story_line(_("%(holder)s's %(card)s: %(fact)s") % {
+    return story_line(_("%(holder)s — %(card)s: %(fact)s") % {
         "holder": names[holder], "card": fact["card_name"], "fact": fact["text"]}, holder, event.data["about"])

@@ -86,8 +86,8 @@ LINES = {
     ("slot_chosen", False): gettext_lazy("Job %(slot)s: a crew of %(team_size)s."),
     ("slot_chosen", True): gettext_lazy("Job %(slot)s: a crew of %(team_size)s, and two sabotages to stop it."),
     ("vote", None): gettext_lazy("Approve or reject this crew — %(approvals_needed)s approvals needed."),
-    ("proxy_vote", None): gettext_lazy("The host voted on behalf of %(seat)s."),
-    ("proxy_ready", None): gettext_lazy("The host tapped ready for %(seat)s."),
+    ("proxy_vote", None): gettext_lazy("%(seat)s: the host voted on their behalf."),
+    ("proxy_ready", None): gettext_lazy("%(seat)s: the host tapped ready on their behalf."),
     ("approved", None): gettext_lazy("Crew approved %(approve)s–%(reject)s. They move out."),
     ("rejected", None): gettext_lazy(
         "Crew rejected %(approve)s–%(reject)s. Failed votes: %(count)s of 5. %(kmotr)s is the new Godfather."),
@@ -112,14 +112,14 @@ LINES = {
     ("plot_window", "close_eye"): gettext_lazy("The cards are in: Keeping a Close Eye on You may look at one."),
     ("strong_leader", None): gettext_lazy("%(kmotr)s plays Strong Leader and is the Godfather now."),
     ("plot_dealt", None): gettext_lazy("%(seat)s gets %(card)s."),
-    ("plot_used", ("establish_confidence", True)): gettext_lazy("%(seat)s sees the role of %(target)s, the Godfather."),
-    ("plot_used", ("overheard_conversation", True)): gettext_lazy("%(seat)s overhears %(target)s and learns their role."),
-    ("plot_used", ("open_up", True)): gettext_lazy("%(seat)s shows their role to %(target)s."),
-    ("plot_used", ("take_responsibility", True)): gettext_lazy("%(seat)s takes a plot card from %(target)s."),
+    ("plot_used", ("establish_confidence", True)): gettext_lazy("The Godfather: %(target)s. %(seat)s sees their role."),
+    ("plot_used", ("overheard_conversation", True)): gettext_lazy("%(seat)s → %(target)s: overhears and learns their role."),
+    ("plot_used", ("open_up", True)): gettext_lazy("%(seat)s → %(target)s: shows their role."),
+    ("plot_used", ("take_responsibility", True)): gettext_lazy("%(seat)s takes a plot card: %(target)s → %(seat)s."),
     ("plot_used", ("take_responsibility", False)): gettext_lazy("%(seat)s has no plot card to take."),
     ("plot_used", ("in_the_spotlight", True)): gettext_lazy(
-        "%(seat)s puts %(target)s in the spotlight: their card will be shown with their name."),
-    ("plot_used", ("keeping_close_eye", True)): gettext_lazy("%(seat)s watches the card %(target)s played."),
+        "In the spotlight: %(target)s (by %(seat)s) — their card will be shown with their name."),
+    ("plot_used", ("keeping_close_eye", True)): gettext_lazy("%(seat)s → %(target)s: watches the card played."),
     ("cancelled", None): gettext_lazy("Failed votes: %(count)s of 5. %(kmotr)s is the new Godfather."),
     ("no_confidence", None): gettext_lazy(
         "%(seat)s plays No Confidence: the crew is cancelled, and that counts as a rejected vote."),
@@ -193,6 +193,14 @@ def side_words(code: str, ruleset: str, options: dict) -> str:
 def role_words(code: str, ruleset: str, options: dict) -> str:
     """A role in words (the admin's statistics)."""
     return str(ROLE_NAMES.get(code, code))
+
+
+def reason_words(code: str, ruleset: str, options: dict) -> str:
+    """How a game ended, in words (the admin's games)."""
+    return str(REASONS.get(code, code))
+
+
+TITLES = {"mafie": gettext_lazy("Mafie")}
 
 
 # "How to play" (rules A.2): what the game's own words do not say of a round.

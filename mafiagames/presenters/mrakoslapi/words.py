@@ -165,6 +165,14 @@ def role_words(code: str, ruleset: str, options: dict) -> str:
     return str(ROLES.get(code, code))
 
 
+def reason_words(code: str, ruleset: str, options: dict) -> str:
+    """How a game ended, in words (the admin's games)."""
+    return str(REASONS.get(code, code))
+
+
+TITLES = {"mrakoslapi": gettext_lazy("Mrakošlapi")}
+
+
 def role_text(view: dict) -> str:
     """A seat's cards in words, from its own view: the reveal of a game the host ended."""
     cards = view["me"]["cards"]
@@ -263,38 +271,38 @@ def trace_step(step: dict, names: list[str]) -> str:
             "card": card_name(step["card"], step["no"]), "maker": n[step["maker"]], "what": what,
             "why": DISCARD_REASONS.get(step["reason"], step["reason"])}
     if kind == "fire":
-        return _("%(origin)s fires %(bullet)s at %(target)s.") % {
+        return _("Shot %(origin)s → %(target)s: %(bullet)s.") % {
             "origin": n[step["origin"]], "bullet": bullet_name(step["bullet"]), "target": n[step["target"]]}
     if kind == "tunnel":
         split = _(" (split %(k)s ways)") % {"k": step["split"]} if step["split"] > 1 else ""
-        return _("Tunnel of %(card)s: %(what)s goes from %(from)s on to %(to)s%(split)s.") % {
+        return _("Tunnel of %(card)s, %(from)s → %(to)s: %(what)s goes on%(split)s.") % {
             "card": card_name(C.MAG, step["mag"]), "what": _carried(step["carries"]), "from": n[step["from"]],
             "to": n[step["to"]], "split": split}
     if kind == "saliva":
         return _("%(at)s is slimed: %(what)s slides off and vanishes.") % {
             "at": n[step["at"]], "what": _carried(step["absorbs"])}
     if kind == "mirror":
-        return _("%(at)s's %(card)s breaks: %(what)s.") % {
+        return _("%(at)s — %(card)s breaks: %(what)s.") % {
             "at": n[step["at"]], "card": card_name(C.ZRCADLO, step["no"]),
-            "what": "; ".join(_("%(bullet)s flies back to %(to)s") % {
+            "what": "; ".join(_("%(bullet)s flies back → %(to)s") % {
                 "bullet": bullet_name(r["bullet"]) + _share(r["fraction"]), "to": n[r["to"]]}
                 for r in step["reflects"])}
     if kind == "mrak_dies":
-        return _("%(bullet)s hits %(at)s: %(card)s dies.") % {
+        return _("%(bullet)s hits: %(at)s. %(card)s dies.") % {
             "bullet": bullet_name(step["bullet"]), "at": n[step["at"]],
             "card": card_name(C.MRAKOSLAP, step["no"])}
     if kind == "player_dies":
-        return _("%(bullet)s hits %(at)s, who has no Mrakošlap left: %(at)s dies.") % {
+        return _("%(bullet)s hits: %(at)s, no Mrakošlap left. %(at)s dies.") % {
             "bullet": bullet_name(step["bullet"]), "at": n[step["at"]]}
     if kind == "corpse":
-        return _("%(what)s sticks in the body of %(at)s.") % {"what": _carried(step["fragments"]), "at": n[step["at"]]}
+        return _("%(at)s is already dead: %(what)s sticks in the body.") % {"what": _carried(step["fragments"]), "at": n[step["at"]]}
     return ""
 
 
 def choice_lines(choices: dict, names: list[str]) -> list[tuple[str, list[int]]]:
     """What everybody chose that night (the choices as the engine collected them): each line's
     words and the seats it names."""
-    lines = [(_("%(name)s (Mafián) picked %(target)s.") % {"name": names[c["seat"]], "target": names[c["target"]]},
+    lines = [(_("%(name)s (Mafián) picked: %(target)s.") % {"name": names[c["seat"]], "target": names[c["target"]]},
               [c["seat"], c["target"]]) for c in choices["mafia"]]
     for key, card in (("gunmen", C.SILENY_STRELEC), ("slime", C.SLINA), ("exhibit", C.EXHIBICIONISTA)):
         lines += [(_("%(card)s → %(target)s.") % {"card": card_name(card, c["no"]), "target": names[c["target"]]},
@@ -305,7 +313,7 @@ def choice_lines(choices: dict, names: list[str]) -> list[tuple[str, list[int]]]
     if choices["medik"]:
         lines.append((_("The Medik faked his death."), []))
     if choices["bobo"] is not None:
-        lines.append((_("Duch Bobo silenced %(target)s.") % {"target": names[choices["bobo"]]}, [choices["bobo"]]))
+        lines.append((_("Duch Bobo silenced: %(target)s.") % {"target": names[choices["bobo"]]}, [choices["bobo"]]))
     return lines
 
 
