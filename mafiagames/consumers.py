@@ -28,7 +28,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import db, limits, rendering, screens, seating, services, taps, timers
+from . import db, languages, limits, rendering, screens, seating, services, taps, timers
 from .fanout import HUB
 
 log = logging.getLogger(__name__)
@@ -340,6 +340,7 @@ class PhoneConsumer(ScreenConsumer):
         if player is None:
             return CLOSE_FORBIDDEN
         self.player_id, self.token, self.handovers = player.pk, player.token, player.handovers
+        self.language = languages.of_phone(player.language, room.language)
         self.serial = next(_opened)
         return None
 
@@ -364,7 +365,7 @@ class PhoneConsumer(ScreenConsumer):
     async def _write_tap(self, message: dict):
         try:
             result = await db.write_queued(self.code, taps.tap_by_id, self.player_id, self.token,
-                                           taps.form_from_json(message))
+                                           taps.form_from_json(message), self.language)
         except db.Busy:
             await self.busy()
             return
@@ -411,6 +412,9 @@ class PhoneConsumer(ScreenConsumer):
             # say so and stop; this close code does not trigger a reconnect.
             self.task(self._removed(replaced=me is not None), "telling a removed player")
             return None
+        # The phone's language may have changed from its menu (services.set_phone_language): its
+        # refusals follow the screen.
+        self.language = languages.of_phone(me["language"], snap.table.language)
         return rendering.phone_screen(snap.table, self.player_id, memo=snap.memo, kept=snap.kept)
 
     async def _removed(self, replaced: bool = False):

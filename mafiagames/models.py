@@ -86,6 +86,9 @@ class Player(models.Model):
     # How many times the host gave this seat to another phone: a phone whose count is older holds
     # a dead token, and its open screen is told so (consumers.PhoneConsumer).
     handovers = models.PositiveIntegerField(default=0, editable=False)
+    # The language of this phone (settings.LANGUAGES): the browser's on joining, changed on the
+    # join page or the phone's menu (services.set_phone_language); "" for the room's.
+    language = models.CharField(max_length=8, blank=True, default="")
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:

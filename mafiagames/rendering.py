@@ -15,6 +15,7 @@ from one small context, and kept under the template, the language and that conte
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import math
@@ -28,7 +29,7 @@ from django.utils import translation
 from engines import registry
 from engines.base import Option, resolve_options
 
-from . import clock, story
+from . import clock, languages, story
 from .presenters import BRIEFING_HOST_MOVES, LESSON_TITLES, audience_poll, key_of, moment_context, part, presenter, ruleset_words, slide
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
@@ -606,6 +607,20 @@ def briefing_panel(view: dict, seat: int) -> dict:
     return {"briefing": {"seen": briefing["seen"][seat], "waiting": briefing["waiting"]}, "turn": view["turn"]}
 
 
+def in_phone_language(table: Table, memo: dict, me: dict | None) -> tuple[Table, dict]:
+    """The room as the phone of player ``me`` reads it: in the phone's own language (issue 17),
+    with that language's share of the version's memo.  Every phone in the room's language
+    shares the TV's memo; the others share one per language.  Kept fragments are keyed by
+    language (``_render``), so no phone is ever handed another language's."""
+    language = languages.of_phone((me or {}).get("language", ""), table.language)
+    if language == table.language:
+        return table, memo
+    local = memo.get(("in", language))
+    if local is None:
+        local = memo[("in", language)] = {("table",): dataclasses.replace(table, language=language)}
+    return local[("table",)], local
+
+
 def phone_screen(table: Table, player_id: int, memo: dict | None = None,
                  kept: dict | None = None) -> dict[str, str]:
     """One phone's screen, every fragment kept for the whole room (``_render``): phones whose
@@ -615,6 +630,7 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
     memo = {} if memo is None else memo
     kept = {} if kept is None else _bounded(kept)
     me = next((p for p in table.players if p["id"] == player_id), None)
+    table, memo = in_phone_language(table, memo, me)
     game = table.game
     # A game the host ended is over for everyone at once: every phone is back in the lobby.
     ended = bool(game and game["status"] == "abandoned")
@@ -626,7 +642,9 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
     else:
         contexts = {"ph-role": {"in_game": False}, "ph-board": {"in_game": False},
                     "ph-panel": _idle_panel(table, ended, lesson)}
-    contexts["ph-head"] = {"player": {"name": me["name"]} if me else None, "code": table.code}
+    # The phone's language menu (views.phone_language), its own language marked.
+    contexts["ph-head"] = {"player": {"name": me["name"]} if me else None, "code": table.code,
+                           "language": table.language, "languages": languages.choices()}
     contexts["ph-host"] = _in_language(table.language, lambda: _phone_host(table, player_id, kept, memo))
     return {frag: _render(kept, table.language, f"screens/phone.html#{frag}", contexts[frag])
             for frag in PHONE_FRAGMENTS}

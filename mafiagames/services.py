@@ -21,7 +21,7 @@ from engines.base import (
 from engines.base import Event as EngineEvent
 from engines.moments import MOMENTS
 
-from . import db, notify, story
+from . import db, languages, notify, story
 from .clock import due_in
 from .rendering import lesson_slides
 from .models import (
@@ -107,8 +107,10 @@ def seat_cap() -> int:
     return max(ruleset.max_players for ruleset in registry.all()) + AUDIENCE
 
 
-def join_room(room: Room, raw_name: str) -> Player:
+def join_room(room: Room, raw_name: str, language: str = "") -> Player:
+    """A new player of ``room``, whose phone speaks ``language`` ("" for the room's)."""
     name = clean_name(raw_name)
+    language = languages.supported(language) or ""
     try:
         with transaction.atomic():
             door = Room.objects.select_for_update().get(pk=room.pk)
@@ -118,11 +120,24 @@ def join_room(room: Room, raw_name: str) -> Player:
             if door.players.count() >= seat_cap():
                 raise Conflict("room_full", _("This room is full."))
             order = (room.players.order_by("-order").values_list("order", flat=True).first() or 0) + 1
-            player = Player.objects.create(room=room, name=name, name_key=name_key(name), order=order)
+            player = Player.objects.create(room=room, name=name, name_key=name_key(name), order=order,
+                                           language=language)
             changed(room)
     except IntegrityError:
         raise ServiceError("name_taken", _("Somebody in this room already uses that name.")) from None
     return player
+
+
+def set_phone_language(player: Player, language: str) -> None:
+    """The phone's own language menu: its screens, refusals and pages from now on.  The room's
+    screens re-render (a new version): the phone's fragments are kept per language."""
+    code = languages.supported(language)
+    if code is None or code != language:
+        raise ServiceError("bad_language", _("Unknown language."))
+    with transaction.atomic():
+        Player.objects.filter(pk=player.pk).update(language=code)
+        changed(player.room)
+    player.language = code
 
 
 def set_locked(room: Room, locked: bool) -> None:

@@ -103,6 +103,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",   # <html lang> in the page's language
+                "mafiagames.languages.menu",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -182,7 +184,12 @@ else:
                                   "CONFIG": {"group_expiry": _group_expiry}}}
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("cs", _("Czech"))]
+# The room's language (the TV, its narration and speech) and each phone's own (Player.language)
+# are picked from these; docs/translations.md says how to add one.
+LANGUAGES = [("en", _("English")), ("cs", _("Czech")), ("pl", _("Polish")), ("uk", _("Ukrainian"))]
+# A browser's choice of language on our pages (languages.remember) outlives the evening.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 LOCALE_PATHS = [BASE_DIR / "mafiagames" / "locale"]
 USE_I18N = True
 TIME_ZONE = "UTC"

@@ -9,7 +9,8 @@ from .story import events_of
 
 
 def load_table(room: Room) -> Table:
-    players = [{"id": p.pk, "name": p.name, "connected": p.connections > 0, "handovers": p.handovers}
+    players = [{"id": p.pk, "name": p.name, "connected": p.connections > 0, "handovers": p.handovers,
+                "language": p.language}
                for p in room.players.all()]
     by_id = {p["id"]: p for p in players}
     claims = [{"id": c.pk, "name": by_id[c.player_id]["name"], "connected": by_id[c.player_id]["connected"]}

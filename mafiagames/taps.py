@@ -37,9 +37,10 @@ def form_from_json(data: dict) -> QueryDict:
     return form
 
 
-def tap(room: Room, player_id: int, form) -> TapResult:
-    """Apply the action ``form`` describes for the player's seat; never raises for bad input."""
-    with translation.override(room.language):
+def tap(room: Room, player_id: int, form, language: str | None = None) -> TapResult:
+    """Apply the action ``form`` describes for the player's seat; never raises for bad input.
+    Answered in ``language``, the phone's (languages.of_phone), else the room's."""
+    with translation.override(language or room.language):
         if form.get("action") == SUSPECT:
             return suspect(room, player_id, form)
         try:
@@ -91,10 +92,11 @@ def busy() -> TapResult:
     return TapResult(429, _("The room is busy. Try again in a moment."))
 
 
-def tap_by_id(player_id: int, token: str, form) -> TapResult:
+def tap_by_id(player_id: int, token: str, form, language: str | None = None) -> TapResult:
     """``tap`` for a socket's player, looked up afresh: the host may have removed them, or given
-    the seat to another phone (its token changed)."""
+    the seat to another phone (its token changed).  Answered in the socket's ``language``."""
     room = db.room_of_player(player_id, token)
     if room is None:
-        return TapResult(403, _("You are not seated in this room. Join again."))
-    return tap(room, player_id, form)
+        with translation.override(language):
+            return TapResult(403, _("You are not seated in this room. Join again."))
+    return tap(room, player_id, form, language)

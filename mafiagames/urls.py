@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
@@ -15,5 +15,8 @@ urlpatterns = [
     path("p/<str:code>/", views.phone, name="phone"),
     path("p/<str:code>/act", views.act, name="act"),
     path("p/<str:code>/host-offer", views.host_offer, name="host_offer"),
+    path("p/<str:code>/language", views.phone_language, name="phone_language"),
+    # Django's set_language: the language menu of the pages a browser sees before it has a seat.
+    path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from engines import registry
 from engines.base import PROXY, REMOVE_PLAYER, EngineError
 
-from . import addresses, db, limits, rendering, seating, services, taps
+from . import addresses, db, languages, limits, rendering, seating, services, taps
 from .models import ROOM_CODE_LENGTH, Room
 from .tables import load_table
 
@@ -101,7 +101,9 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     room = _room(request, code)
     if seating.player_from_cookies(room, request.COOKIES) is not None:
         return redirect("phone", code=room.code)
-    with translation.override(room.language):
+    # The joining phone's language (languages.browser_language): its page now, its screens later.
+    language = languages.browser_language(request, room.language)
+    with translation.override(language):
         if request.method == "GET":
             return _join_page(request, room)
         if not limits.allow(limits.JOINS, _address(request)):
@@ -112,7 +114,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
                 response = redirect("claim", code=room.code)
                 seating.set_cookie(response, seating.claim_cookie_name(room.code), seating.claim_token(claim))
                 return response
-            player = services.join_room(room, request.POST.get("name", ""))
+            player = services.join_room(room, request.POST.get("name", ""), language)
         except ValueError:
             return _join_page(request, room, _("That request was malformed."), 400)
         except services.ServiceError as exc:
@@ -128,6 +130,7 @@ def _join_page(request: HttpRequest, room: Room, error: str = "", status: int = 
     # The name typed is taken: offer to ask the host for that seat.
     taken = next((p for p in players if error and p.name_key == services.name_key(name)), None)
     return render(request, "join.html", {"room": room, "error": error, "name": name, "players": players,
+                                         "languages": languages.choices(),
                                          "taken": taken, "heading": _join_heading(room),
                                          # who joins now is the audience of the running game (issue 16)
                                          "under_way": room.games.running().exists()}, status=status)
@@ -146,7 +149,7 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
     held = seating.claim_from_cookies(room.code, request.COOKIES)
     if held is None:
         return redirect("join", code=room.code)
-    with translation.override(room.language):
+    with translation.override(languages.browser_language(request, room.language)):
         try:
             asked, player = services.collect_seat(room, *held)
         except services.ServiceError as exc:
@@ -173,7 +176,7 @@ def host_login(request: HttpRequest, code: str) -> HttpResponse:
     """The host controls on another device: the host code from the host's screen (or the admin)
     gives this browser the host cookie.  A few tries a minute (limits.HOST_CODE_*)."""
     room = _room(request, code)
-    with translation.override(room.language):
+    with translation.override(languages.browser_language(request, room.language)):
         page = {"room": room, "heading": _("Host room %(code)s") % {"code": room.code}}
         if request.method == "GET":
             return render(request, "host_login.html", page)
@@ -206,7 +209,7 @@ def phone(request: HttpRequest, code: str) -> HttpResponse:
     player = seating.player_from_cookies(room, request.COOKIES)
     if player is None:
         return redirect("join", code=room.code)
-    with translation.override(room.language):
+    with translation.override(languages.of_phone(player.language, room.language)):
         fragments = rendering.phone_screen(load_table(room), player.pk)
         return render(request, "screens/phone_page.html",
                       {"room": room, "f": _page_keys(fragments), "player": player})
@@ -233,9 +236,9 @@ def _act(request: HttpRequest, code: str) -> HttpResponse:
     player = seating.seated_player(code, request.COOKIES)
     if player is None:
         room = _room(request, code)  # unknown room: 404
-        with translation.override(room.language):
+        with translation.override(languages.browser_language(request, room.language)):
             return flash(_("You are not seated in this room. Join again."), 403)
-    result = taps.tap(player.room, player.pk, request.POST)
+    result = taps.tap(player.room, player.pk, request.POST, languages.of_phone(player.language, player.room.language))
     if result.status != 204:
         return flash(result.message, result.status)
     response = HttpResponse(status=204)  # the websocket brings the new screen
@@ -249,8 +252,9 @@ def _act(request: HttpRequest, code: str) -> HttpResponse:
 def host_offer(request: HttpRequest, code: str) -> HttpResponse:
     """A phone answers the host's offer of the host controls (services.offer_host): accept or decline."""
     room = _room(request, code)
-    with translation.override(room.language):
-        player = seating.player_from_cookies(room, request.COOKIES)
+    player = seating.player_from_cookies(room, request.COOKIES)
+    with translation.override(languages.of_phone(player.language, room.language) if player
+                              else languages.browser_language(request, room.language)):
         if player is None:
             return flash(_("You are not seated in this room. Join again."), 403)
         answer = request.POST.get("answer", "")
@@ -261,6 +265,26 @@ def host_offer(request: HttpRequest, code: str) -> HttpResponse:
         except services.ServiceError as exc:
             return flash(exc.message, exc.status)
         return HttpResponse(status=204)
+
+
+@require_POST
+@answers_limits
+def phone_language(request: HttpRequest, code: str) -> HttpResponse:
+    """The phone's language menu: this phone's screens, refusals and pages from now on in the
+    language picked (services.set_phone_language); the page reloads in it."""
+    room = _room(request, code)
+    player = seating.player_from_cookies(room, request.COOKIES)
+    with translation.override(languages.browser_language(request, room.language)):
+        if player is None:
+            return flash(_("You are not seated in this room. Join again."), 403)
+        try:
+            services.set_phone_language(player, request.POST.get("language", ""))
+        except services.ServiceError as exc:
+            return flash(exc.message, exc.status)
+    response = HttpResponse(status=204)
+    response["HX-Refresh"] = "true"   # the whole page, its title and frame included, in the new language
+    languages.remember(response, player.language)
+    return response
 
 
 def _options_from_form(slug: str, post, switched: bool) -> dict:

@@ -164,9 +164,37 @@
     if (!text) { return; }
     window.speechSynthesis.cancel();
     var utterance = new SpeechSynthesisUtterance(text);
-    var layout = document.querySelector("[data-lang]");
-    utterance.lang = layout ? layout.getAttribute("data-lang") : "en";
+    utterance.lang = roomLanguage();
+    var voice = roomVoice();
+    if (voice) { try { utterance.voice = voice; } catch (err) { /* the browser picks by lang */ } }
     window.speechSynthesis.speak(utterance);
+  }
+  // The TV speaks with a voice of the room's language (issue 17); a browser without one says so
+  // next to the Sound switch rather than reading Polish with an English voice.  Voices arrive
+  // late in some browsers ("voiceschanged"), so the note is decided again then.
+  function roomLanguage() {
+    var layout = document.querySelector("[data-lang]");
+    return layout ? layout.getAttribute("data-lang") : "en";
+  }
+  function roomVoice() {
+    if (!window.speechSynthesis) { return null; }
+    var language = roomLanguage();
+    var voices = window.speechSynthesis.getVoices() || [];
+    for (var i = 0; i < voices.length; i++) {
+      if ((voices[i].lang || "").toLowerCase().split(/[-_]/)[0] === language) { return voices[i]; }
+    }
+    return null;
+  }
+  function showVoice() {
+    var note = document.querySelector("[data-no-voice]");
+    if (!note) { return; }
+    var voice = roomVoice();
+    note.hidden = !!voice;
+    document.body.setAttribute("data-voice", voice ? voice.lang : "");   // what the TV found (tests read it)
+  }
+  document.addEventListener("DOMContentLoaded", showVoice);
+  if (window.speechSynthesis && window.speechSynthesis.addEventListener) {
+    window.speechSynthesis.addEventListener("voiceschanged", showVoice);
   }
   // Moments (engines/moments.py): a result takes the stage on the TV with a short cue, made here
   // (Web Audio oscillators: no sound files), only while Sound is on, and once per moment (its

@@ -143,15 +143,17 @@ def open_tv(browser, base_url: str, init_script: str | None = None, size: dict |
 
 
 def join_phone(browser, url: str, name: str, width: int = 375, init_script: str | None = None,
-               welcome: tuple[str, str] = ("#ph-panel", "You're in")):
+               welcome: tuple[str, str] = ("#ph-panel", "You're in"), locale: str = "en-US"):
     """A phone in its own browser context follows the join URL and takes a seat as ``name``;
-    ``welcome``: where it then says what (during a game a newcomer watches: issue 16)."""
-    phone = browser.new_context(viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True).new_page()
+    ``welcome``: where it then says what (during a game a newcomer watches: issue 16).  The
+    browser prefers ``locale``: the phone's language (issue 17) comes from it."""
+    phone = browser.new_context(viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True,
+                                locale=locale).new_page()
     if init_script:
         phone.add_init_script(init_script)
     phone.goto(url)
     phone.fill("input[name=name]", name)
-    phone.click("button[type=submit]")
+    phone.click("form:has(input[name=name]) button[type=submit]")
     expect(phone.locator(welcome[0])).to_contain_text(welcome[1])
     return phone
 

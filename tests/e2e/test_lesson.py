@@ -50,10 +50,11 @@ def czech_room(browser, base_url: str):
     tv.select_option("select[name=language]", "cs")
     tv.click("button.primary")
     join_url = tv.locator(".tv-join .url.full").inner_text()
-    phone = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True).new_page()
+    phone = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
+                                locale="cs-CZ").new_page()
     phone.goto(join_url)
     phone.fill("input[name=name]", "Anna")
-    phone.click("button[type=submit]")
+    phone.click("form:has(input[name=name]) button[type=submit]")
     expect(phone.locator("#ph-panel")).to_contain_text("Jsi u stolu")
     return tv, phone
 

@@ -11,11 +11,11 @@ from mafiagames import services
 from .conftest import RECORD_SPEECH, Daphne, needs_chromium, open_tv
 
 
-def join(browser, url: str, name: str, joined_text: str = "You're in"):
-    phone = browser.new_context().new_page()
+def join(browser, url: str, name: str, joined_text: str = "You're in", locale: str = "en-US"):
+    phone = browser.new_context(locale=locale).new_page()
     phone.goto(url)
     phone.fill("input[name=name]", name)
-    phone.click("button[type=submit]")
+    phone.click("form:has(input[name=name]) button[type=submit]")
     expect(phone.locator("#ph-panel")).to_contain_text(joined_text)
     return phone
 
@@ -56,7 +56,7 @@ def test_tv_reads_the_narration_aloud_once_sound_is_on(live_daphne, browser):
     assert tv.evaluate("window.__spoken")[0] == ["cs", "Naskenujte kód telefonem a připojte se."]
     code = tv.locator(".tv-join .code").inner_text()
     for name in ["Ana", "Ben", "Cid", "Dan", "Eli"]:
-        join(browser, f"{live_daphne.url}/j/{code}/", name, "Jsi u stolu")
+        join(browser, f"{live_daphne.url}/j/{code}/", name, "Jsi u stolu", locale="cs-CZ")
     tv.click("#tv-host button.start")
     tv.wait_for_function("() => window.__spoken.length === 2")
     lang, text = tv.evaluate("window.__spoken")[1]

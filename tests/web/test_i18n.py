@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import ast
 import gettext
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import ngettext
 
 from engines import registry
 from mafiagames.rendering import tv_screen
@@ -18,7 +22,16 @@ from .helpers import player_client, started_game
 from .test_no_leak_rendered import table_for
 
 ROOT = Path(__file__).resolve().parents[2]
-PO = ROOT / "mafiagames/locale/cs/LC_MESSAGES/django.po"
+# Every language but the source's (English), as settings lists them: a language added there is
+# held to the same checks.
+TRANSLATED = [code for code, _name in settings.LANGUAGES if code != "en"]
+
+
+def catalogue(language: str) -> Path:
+    return ROOT / f"mafiagames/locale/{language}/LC_MESSAGES/django.po"
+
+
+PO = catalogue("cs")
 MO = PO.with_suffix(".mo")
 
 
@@ -53,31 +66,80 @@ def parse_po(text: str) -> list[dict]:
     return [e for e in entries if e["msgid"]]
 
 
-def test_czech_catalog_is_complete_and_compiled():
-    entries = parse_po(PO.read_text())
+def plural_forms(po: Path) -> tuple[int, str]:
+    """The catalogue's number of plural forms and its formula (a C expression in ``n``)."""
+    header = parse_po_header(po.read_text())
+    found = re.search(r"nplurals=(\d+);\s*plural=(.+?);?\s*$", header["Plural-Forms"])
+    return int(found.group(1)), found.group(2)
+
+
+def parse_po_header(text: str) -> dict[str, str]:
+    header = re.search(r'^msgid ""\nmsgstr ""\n((?:".*"\n)+)', text, re.M).group(1)
+    lines = "".join(ast.literal_eval(line) for line in header.splitlines()).splitlines()
+    return dict(line.split(": ", 1) for line in lines if ": " in line)
+
+
+def plural_index(formula: str, n: int) -> int:
+    """The C formula of a Plural-Forms header evaluated for ``n`` (gettext's own reading)."""
+    return gettext.c2py(formula)(n)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_catalogue_is_complete_and_compiled(language):
+    po = catalogue(language)
+    entries = parse_po(po.read_text())
     assert len(entries) > 150
+    forms, _formula = plural_forms(po)
     for entry in entries:
         assert "fuzzy" not in entry["flags"], entry["msgid"]
-        forms = entry["msgstr"]
-        assert forms and all(forms.values()), f"untranslated: {entry['msgid']!r}"
+        found = entry["msgstr"]
+        assert found and all(found.values()), f"untranslated in {language}: {entry['msgid']!r}"
         if entry["plural"]:
-            assert sorted(forms) == [0, 1, 2, 3], f"Czech needs four plural forms: {entry['msgid']!r}"
-    compiled = gettext.GNUTranslations(MO.open("rb"))
+            assert sorted(found) == list(range(forms)), f"{language} needs {forms} plural forms: {entry['msgid']!r}"
+    compiled = gettext.GNUTranslations(po.with_suffix(".mo").open("rb"))
     for entry in entries:
         if not entry["plural"]:
             assert compiled.gettext(entry["msgid"]) == entry["msgstr"][0], f".mo is stale for {entry['msgid']!r}"
 
 
+# Which form a count takes, by grammar (1, 2, 5, 21): Czech "1 hráč, 2 hráči, 5 hráčů, 21 hráčů";
+# Polish "1 gracz, 2 graczy… 2 gracze, 5 graczy, 21 graczy"; Ukrainian "1 гравець, 2 гравці,
+# 5 гравців, 21 гравець".  The form a catalogue's formula picks must be the one that grammar
+# needs, and a catalogue's forms for "few" and "many" must differ where the grammar tells them apart.
+GRAMMAR = {"cs": {1: "one", 2: "few", 5: "many", 21: "many"},
+           "pl": {1: "one", 2: "few", 5: "many", 21: "many"},
+           "uk": {1: "one", 2: "few", 5: "many", 21: "one"}}
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_plural_forms_follow_each_languages_grammar_for_1_2_5_and_21(language):
+    _forms, formula = plural_forms(catalogue(language))
+    grammar = GRAMMAR[language]
+    index = {n: plural_index(formula, n) for n in grammar}
+    for a in grammar:
+        for b in grammar:   # two counts share a form exactly when the grammar says so
+            assert (index[a] == index[b]) == (grammar[a] == grammar[b]), (language, a, b, index)
+    with translation.override(language):
+        for n in grammar:
+            line = ngettext("Waiting for %(n)s more player to see their role.",
+                            "Waiting for %(n)s more players to see their role.", n) % {"n": n}
+            assert str(n) in line and "Waiting" not in line, line
+        lines = {grammar[n]: ngettext("%(n)s vote", "%(n)s votes", n) for n in grammar}
+    assert len(set(lines.values())) == len(lines), f"{language}: one word for two forms in {lines}"
+
+
 @pytest.mark.skipif(not shutil.which("xgettext"), reason="gettext is not installed")
-def test_catalog_holds_every_translatable_string_in_the_code(tmp_path):
-    """makemessages on a copy finds no msgid that the committed catalog lacks."""
+def test_every_catalogue_holds_every_translatable_string_in_the_code(tmp_path):
+    """makemessages on a copy finds no msgid that a committed catalogue lacks."""
     copy = tmp_path / "repo"
     shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".venv", ".git", "test-results", "*.sqlite3*"))
-    subprocess.run([sys.executable, "manage.py", "makemessages", "-l", "cs", "--ignore=tests", "--ignore=bench"],
-                   cwd=copy, check=True, capture_output=True)
-    fresh = {e["msgid"] for e in parse_po((copy / PO.relative_to(ROOT)).read_text())}
-    committed = {e["msgid"] for e in parse_po(PO.read_text())}
-    assert fresh - committed == set(), "run makemessages -l cs and translate the new strings"
+    subprocess.run([sys.executable, "manage.py", "makemessages", *(f"-l{code}" for code in TRANSLATED),
+                    "--ignore=tests", "--ignore=bench", "--ignore=.venv"], cwd=copy, check=True, capture_output=True)
+    for language in TRANSLATED:
+        po = catalogue(language)
+        fresh = {e["msgid"] for e in parse_po((copy / po.relative_to(ROOT)).read_text())}
+        committed = {e["msgid"] for e in parse_po(po.read_text())}
+        assert fresh - committed == set(), f"run makemessages -l {language} and translate the new strings"
 
 
 @pytest.mark.django_db
@@ -106,7 +168,7 @@ def test_every_engine_narration_code_has_words():
             for state in play.states:
                 for item in state["narration"]:
                     seen.add(item["code"])
-                    for language in ("en", "cs"):
+                    for language in ("en", *TRANSLATED):
                         with translation.override(language):
                             text = presenter("mafie").narrate(item, [f"P{i}" for i in range(players)])
                         assert text, f"no {language} words for {item}"
@@ -131,7 +193,7 @@ def test_every_classic_narration_code_has_words_in_every_edition_and_theme(slug)
                 view = ruleset.view(state, None)
                 for item in state["narration"]:
                     seen.add(item["code"])
-                    for language in ("en", "cs"):
+                    for language in ("en", *TRANSLATED):
                         with translation.override(language):
                             text = classic.narrate(item, [f"P{i}" for i in range(players)], view)
                         assert text, f"no {language} words for {item} in {slug}"

@@ -29,7 +29,7 @@ from mafiagames import presenters, rendering
 from mafiagames.presenters import context_of
 from mafiagames.rendering import Table, phone_screen, tv_screen
 from tests.engines.playthrough import option_combinations, random_playthrough
-from tests.web.test_no_leak_rendered import spread, table_for
+from tests.web.test_no_leak_rendered import MIXED, spread, table_for
 
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
 
@@ -47,7 +47,7 @@ def tables(ruleset, play, language: str):
     """The room at every stage: the lobby (with a phone asking for a seat, locked), the game
     step by step (and paused), its story once it is over, and the game the host ended."""
     first = table_for(ruleset, play.start, play.players, language)
-    lobby = Table(code=first.code, language=language, ruleset=ruleset.slug, options=play.options,
+    lobby = Table(code=first.code, language=first.language, ruleset=ruleset.slug, options=play.options,
                   players=first.players, claims=[{"id": 200, "name": "Alice", "connected": False}], locked=True)
     yield lobby
     for state in spread(play.states, 15):
@@ -102,7 +102,7 @@ def check_kept_fragments(ruleset, language: str = "en") -> int:
     real = rendering._render
 
     def spy(kept, language, template, context):
-        assert language == table.language   # the room's
+        assert language == speaks   # the room's on the TV, the phone's own on a phone
         html = real(kept, language, template, context)
         served.append((template, context, html))
         return html
@@ -113,16 +113,21 @@ def check_kept_fragments(ruleset, language: str = "en") -> int:
         for table in tables(ruleset, play, language):
             for screen in ["host", "tv", *range(table.game and len(table.game["seats"]) or 0), None]:
                 served.clear()
+                player = table.game["seats"][screen] if isinstance(screen, int) else 999
+                # The room as this screen reads it: a phone in its own language (issue 17).
+                seen = table if screen in ("host", "tv") else rendering.in_phone_language(
+                    table, {}, next((p for p in table.players if p["id"] == player), None))[0]
+                speaks = seen.language
                 rendering._render = spy
                 try:
                     if screen in ("host", "tv"):
                         tv_screen(table, host=screen == "host", memo={}, kept=kept)
                     else:
-                        phone_screen(table, table.game["seats"][screen] if screen is not None else 999, kept=kept)
+                        phone_screen(table, player, kept=kept)
                 finally:
                     rendering._render = real
-                with translation.override(language):
-                    whole = whole_context(table, screen)
+                with translation.override(speaks):
+                    whole = whole_context(seen, screen)
                     for template, context, html in served:
                         where = f"{ruleset.slug} {template} for {screen} in {play} at {table.game and table.game['state'].get('phase')}"
                         # What the template makes of its context alone: the same for every
@@ -152,8 +157,10 @@ def test_every_kept_fragment_is_its_template_of_its_context_alone(ruleset):
 
 def test_kept_fragments_are_keyed_by_language():
     """Issue 17 (a language per phone): a fragment kept in one language is never served in
-    another, and the Czech screens pass the same checks."""
-    assert check_kept_fragments(registry.get("mafie"), "cs") > 200
+    another, and a mixed table (a Czech room, its phones in every language) passes the same
+    checks, one ``kept`` serving every phone."""
+    assert check_kept_fragments(registry.get("mafie"), MIXED) > 200
+    assert check_kept_fragments(registry.get("granna"), MIXED) > 200
     table = Table(code="ABCD", language="en", ruleset="mafie", options={},
                   players=[{"id": 1, "name": "Ann", "connected": True}])
     kept: dict = {}

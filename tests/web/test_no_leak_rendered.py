@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.conf import settings
 
 from engines import registry
 from mafiagames.presenters import audience_poll
@@ -28,16 +29,30 @@ NAMES = ["Alice", "Bob", "<b>Carol</b>", "Dave", "Erin", "Frank", "Grace", "Heid
 # day's poll if one is open (else an earlier day's, for the finished TV's totals).
 AUDIENCE = 99
 
+# A mixed table (issue 17): the room (TV) speaks Czech, its phones each their own language, in
+# turn every language of settings.LANGUAGES (the audience's phone too).
+MIXED = "mixed"
+
+
+def room_and_phone_languages(language: str, phones: int) -> tuple[str, list[str]]:
+    """The room's language and each phone's ("" for the room's) for ``language`` or ``MIXED``."""
+    if language != MIXED:
+        return language, [""] * phones
+    codes = [code for code, _name in settings.LANGUAGES]
+    return "cs", [codes[i % len(codes)] for i in range(phones)]
+
 
 def table_for(ruleset, state, players: int, language: str, events: list | None = None) -> Table:
     """The room with this game; ``events`` is handed to the screens as the game's log (the story
     told at a finished game's end, mafiagames/story.py), at its first step."""
     seats = list(range(100, 100 + players))
     poll = audience_poll(ruleset.slug, ruleset.view(state, None)) or {"key": "day1", "seats": [0]}
+    room, phones = room_and_phone_languages(language, players + 1)
     # Seat 0's phone has the host controls (services.offer_host): it must not see more than any other.
-    return Table(code="TEST", language=language, ruleset=ruleset.slug, options=state.get("options", {}),
-                 players=[*({"id": pid, "name": NAMES[i], "connected": True} for i, pid in enumerate(seats)),
-                          {"id": AUDIENCE, "name": "<i>Zoe</i>", "connected": True}],
+    return Table(code="TEST", language=room, ruleset=ruleset.slug, options=state.get("options", {}),
+                 players=[*({"id": pid, "name": NAMES[i], "connected": True, "language": phones[i]}
+                            for i, pid in enumerate(seats)),
+                          {"id": AUDIENCE, "name": "<i>Zoe</i>", "connected": True, "language": phones[-1]}],
                  host_phone={"id": seats[0], "name": NAMES[0], "connected": True},
                  game={"id": 1, "ruleset": ruleset.slug, "state": state, "version": 7,
                        "names": NAMES[:players], "seats": seats, "options": state.get("options", {}),
@@ -74,7 +89,7 @@ def sample_games(ruleset):
 
 
 @pytest.mark.parametrize("ruleset", registry.all(), ids=lambda r: r.slug)
-@pytest.mark.parametrize("language", ["en", "cs"])
+@pytest.mark.parametrize("language", ["en", MIXED])   # MIXED: a Czech room, phones in every language
 def test_rendered_fragments_are_identical_for_states_the_viewer_cannot_tell_apart(ruleset, language):
     knowledge = KNOWLEDGE[ruleset.slug]
     rng = random.Random(1)
