@@ -30,7 +30,8 @@ from engines import registry
 from engines.base import Option, resolve_options
 
 from . import clock, languages, story
-from .presenters import BRIEFING_HOST_MOVES, LESSON_TITLES, audience_poll, key_of, moment_context, part, presenter, ruleset_words, slide
+from .presenters import (BRIEFING_HOST_MOVES, LESSON_TITLES, audience_poll, key_of, moment_context, part, presenter,
+                         ruleset_title, ruleset_words, slide)
 
 TV_FRAGMENTS = ("tv-players", "tv-main", "tv-narration", "tv-settings", "tv-host", "tv-door")
 PHONE_FRAGMENTS = ("ph-head", "ph-role", "ph-panel", "ph-board", "ph-host")
@@ -271,9 +272,10 @@ def _when_used(make):
 def _base_context(table: Table) -> dict:
     ruleset = registry.get(table.ruleset)
     # Beyond the ruleset's maximum the last in the seating order watch (services.start_game).
-    return {"code": table.code, "players": table.players, "ruleset": ruleset,
+    return {"code": table.code, "players": table.players,
+            "ruleset": {"title": ruleset_title(table.ruleset), "min_players": ruleset.min_players,
+                        "max_players": ruleset.max_players},
             "watchers": max(0, len(table.players) - ruleset.max_players),
-            "rulesets": registry.all(),
             "option_rows": _when_used(lambda: _option_rows(table.ruleset, table.options))}
 
 
@@ -326,7 +328,7 @@ def _settings_piece(table: Table) -> list[tuple[str, dict]]:
     return [("screens/host_settings.html", {
         "code": table.code, "ruleset": table.ruleset, "option_rows": rows,
         "has_advanced": any(row["advanced"] for row in rows),
-        "rulesets": [(r.slug, r.title) for r in registry.all()]})]
+        "rulesets": [(r.slug, ruleset_title(r.slug)) for r in registry.all()]})]
 
 
 def _seat_pieces(table: Table) -> list[tuple[str, dict]]:
@@ -533,7 +535,7 @@ def _idle_panel(table: Table, ended: bool, lesson: dict | None) -> dict:
     the TV's slide of "How to play", to read along (the same on every phone)."""
     if lesson:
         return {"in_game": False, "lesson": {key: lesson[key] for key in ("slide", "number", "count")}}
-    return {"in_game": False, "ended_by_host": ended, "ruleset": {"title": registry.get(table.ruleset).title},
+    return {"in_game": False, "ended_by_host": ended, "ruleset": {"title": ruleset_title(table.ruleset)},
             "players": [{"name": p["name"]} for p in table.players]}
 
 
