@@ -633,20 +633,27 @@ def phone_screen(table: Table, player_id: int, memo: dict | None = None,
     kept = {} if kept is None else _bounded(kept)
     me = next((p for p in table.players if p["id"] == player_id), None)
     table, memo = in_phone_language(table, memo, me)
+    # In the phone's language throughout, keys included: a context's lazy words are keyed as the
+    # fragment prints them (presenters.key_of); one switch of language per phone, not per part.
+    return _in_language(table.language, lambda: _phone(table, player_id, me, memo, kept))
+
+
+def _phone(table: Table, player_id: int, me: dict | None, memo: dict, kept: dict) -> dict[str, str]:
+    """``phone_screen`` in the phone's language (active)."""
     game = table.game
     # A game the host ended is over for everyone at once: every phone is back in the lobby.
     ended = bool(game and game["status"] == "abandoned")
-    lesson = _in_language(table.language, lambda: lesson_context(table, memo))
+    lesson = lesson_context(table, memo)
     if game and not ended and not lesson and player_id in game["seats"]:
-        contexts = _in_language(table.language, lambda: _seated(table, game["seats"].index(player_id), memo))
+        contexts = _seated(table, game["seats"].index(player_id), memo)
     elif game and game["status"] == "running":
-        contexts = _in_language(table.language, lambda: _audience(table, player_id, memo))
+        contexts = _audience(table, player_id, memo)
     else:
         contexts = {"ph-role": {"in_game": False}, "ph-board": {"in_game": False},
                     "ph-panel": _idle_panel(table, ended, lesson)}
     # The phone's language menu (views.phone_language), its own language marked.
     contexts["ph-head"] = {"player": {"name": me["name"]} if me else None, "code": table.code,
                            "language": table.language, "languages": languages.choices()}
-    contexts["ph-host"] = _in_language(table.language, lambda: _phone_host(table, player_id, kept, memo))
+    contexts["ph-host"] = _phone_host(table, player_id, kept, memo)
     return {frag: _render(kept, table.language, f"screens/phone.html#{frag}", contexts[frag])
             for frag in PHONE_FRAGMENTS}

@@ -106,7 +106,7 @@ def test_the_phones_menu_changes_its_language_for_good_and_bad_input_changes_not
     assert Room.objects.get(pk=room.pk).version == version
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)   # a tap is written by the writer thread (db.write_queued)
 def test_a_refusal_on_a_phone_is_in_that_phones_language_not_the_rooms():
     room, players, game = started_game(language="en")
     services.set_phone_language(players[0], "cs")
