@@ -17,15 +17,18 @@ from django.utils import translation
 from django.utils.translation import trans_real
 
 from engines import registry
+from engines.mrakoslapi.cards import CARD_TYPES
 from mafiagames import languages
 from mafiagames.rendering import phone_screen, tv_screen
 from tests.web.test_no_leak_rendered import AUDIENCE, NAMES, sample_games, spread, table_for
 
 PSEUDO = "x-pseudo"
 OPEN, CLOSE = "⟦", "⟧"
-# What a screen may show that no language translates: the players' names, the room's code, and
-# each language's own name in the language menus (languages.choices).
-UNTRANSLATED = sorted({*NAMES, "<i>Zoe</i>", "TEST", *(choice["name"] for choice in languages.choices())},
+# What a screen may show that no language translates: the players' names, the room's code, each
+# language's own name in the language menus (languages.choices), and the Mrakošlapi cards' Czech
+# names, printed on the cards (docs/rules/mrakoslapi.md, "Card names": the same in every language).
+UNTRANSLATED = sorted({*NAMES, "<i>Zoe</i>", "TEST", PSEUDO.upper(), *(choice["name"] for choice in languages.choices()),
+                       *(name for name, _copies in CARD_TYPES.values())},
                       key=len, reverse=True)
 # Attributes a player reads or hears (a screen reader reads labels; a confirm box shows its text).
 SHOWN_ATTRIBUTES = {"aria-label", "title", "placeholder", "alt", "hx-confirm"}
@@ -67,6 +70,8 @@ class Shown(HTMLParser):
         self.texts: list[str] = []
         self.skipping = 0
 
+        self.flow: list[str] = []   # the text nodes in order: a marked line may hold markup
+
     def handle_starttag(self, tag, attrs):
         self.skipping += tag in ("script", "style")
         self.texts.extend(value for name, value in attrs if name in SHOWN_ATTRIBUTES and value)
@@ -76,7 +81,10 @@ class Shown(HTMLParser):
 
     def handle_data(self, data):
         if not self.skipping:
-            self.texts.append(data)
+            self.flow.append(data)
+
+    def shown(self) -> list[str]:
+        return [*self.texts, "".join(self.flow)]
 
 
 def english_left(fragment: str) -> list[str]:
@@ -85,7 +93,7 @@ def english_left(fragment: str) -> list[str]:
     parser = Shown()
     parser.feed(fragment)
     left = []
-    for text in parser.texts:
+    for text in parser.shown():
         text = html.unescape(text)
         while True:   # innermost markers first: a translated line may hold a translated word
             shorter = re.sub(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}", " ", text)
