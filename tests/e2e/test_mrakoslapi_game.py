@@ -212,7 +212,7 @@ def test_tv_and_six_phones_play_mrakoslapi_to_a_winner(live_daphne, browser, out
         expect(heading).to_have_text(wanted)
     lines = story.locator(".story-lines li")
     back_to("Night 1: what happened (2)")   # a long night goes on in a second step (story.paged)
-    expect(lines.filter(has_text="Cyd's Zrcadlo 1 breaks")).to_have_count(1)
+    expect(lines.filter(has_text="Cyd — Zrcadlo 1 breaks")).to_have_count(1)
     check_stages(tvs, "mrak-story-night-1-2", output_dir)
     back_to("Night 1: what happened")
     expect(lines.first).to_have_text("Shot Ann → Fay: the bullet of Mafián 1.")

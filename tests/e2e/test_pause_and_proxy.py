@@ -77,7 +77,7 @@ def test_the_host_removes_a_player_from_classic_mafia_and_his_card_is_shown(live
     tv.locator("#tv-host details.remove-players summary").click()
     expect(tv.locator("#tv-host button.remove")).to_have_count(7)
     shoot(tv, phones[0], output_dir, "remove")
-    tv.locator("#tv-host button.remove", has_text=f"Remove {gone}").click()
+    tv.locator("#tv-host button.remove", has_text=f"Remove: {gone}").click()
     expect(tv.locator("#tv-narration")).to_contain_text(f"Removed from the game: {gone}. Card: Policeman")
     expect(tv.locator("#tv-players li", has_text=gone)).to_contain_text("removed from the game")
     expect(tv.locator("#tv-host button.remove")).to_have_count(6)
