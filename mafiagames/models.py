@@ -31,31 +31,32 @@ def new_host_code() -> str:
 class Room(models.Model):
     """One game night: a TV, the players who joined, and the games they play."""
 
-    code = models.CharField(max_length=ROOM_CODE_LENGTH, unique=True)
-    host_token = models.CharField(max_length=64, default=new_token)
-    host_code = models.CharField(max_length=HOST_CODE_LENGTH, default=new_host_code)
+    code = models.CharField(verbose_name=_("code"), max_length=ROOM_CODE_LENGTH, unique=True)
+    host_token = models.CharField(verbose_name=_("host token"), max_length=64, default=new_token)
+    host_code = models.CharField(verbose_name=_("host code"), max_length=HOST_CODE_LENGTH, default=new_host_code)
     # Locked by the host: nobody new may join (a claimed seat may still be given back).
-    locked = models.BooleanField(default=False)
-    language = models.CharField(max_length=8, default="en")
-    ruleset = models.CharField(max_length=32, default="mafie")
-    options = models.JSONField(default=dict, blank=True)
+    locked = models.BooleanField(verbose_name=_("locked"), default=False)
+    language = models.CharField(verbose_name=_("language"), max_length=8, default="en")
+    ruleset = models.CharField(verbose_name=_("ruleset"), max_length=32, default="mafie")
+    options = models.JSONField(verbose_name=_("options"), default=dict, blank=True)
     # Host from a phone (services.offer_host): the player the host offered the controls to, until
     # that phone accepts or declines; once accepted, the player whose phone hosts.  Each accepted
     # handover rotates ``host_token`` and counts ``host_generation``: a TV that hosted under an
     # older generation loses its controls live (consumers.TvConsumer), its cookie no longer works.
-    host_offer = models.ForeignKey("Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-                                   editable=False)
-    host_player = models.ForeignKey("Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-                                    editable=False)
-    host_generation = models.PositiveIntegerField(default=0, editable=False)
+    host_offer = models.ForeignKey("Player", verbose_name=_("host offered to"), null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+", editable=False)
+    host_player = models.ForeignKey("Player", verbose_name=_("hosting phone"), null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="+", editable=False)
+    host_generation = models.PositiveIntegerField(verbose_name=_("host handovers"), default=0, editable=False)
     # "How to play" on every screen while the host shows it (services.lesson_*): {"ruleset": slug,
     # "slide": index}, else None.  Kept here, so a refresh or a restart shows the same slide.
-    lesson = models.JSONField(null=True, blank=True, default=None)
+    lesson = models.JSONField(verbose_name=_("how to play"), null=True, blank=True, default=None)
     # Grows with every change anyone could see (lobby, presence, game): the key of every cached screen.
-    version = models.PositiveIntegerField(default=0)
-    created = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(verbose_name=_("version"), default=0)
+    created = models.DateTimeField(verbose_name=_("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name, verbose_name_plural = _("room"), _("rooms")
         ordering = ["-created"]
 
     def __str__(self) -> str:
@@ -77,21 +78,22 @@ class Room(models.Model):
 class Player(models.Model):
     """A phone that joined a room; its seat survives reloads through a signed token."""
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="players")
-    name = models.CharField(max_length=NAME_MAX_LENGTH)
-    name_key = models.CharField(max_length=NAME_MAX_LENGTH, editable=False)
-    token = models.CharField(max_length=64, default=new_token, editable=False)
-    order = models.PositiveIntegerField(default=0)
-    connections = models.IntegerField(default=0)
+    room = models.ForeignKey(Room, verbose_name=_("room"), on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(verbose_name=_("name"), max_length=NAME_MAX_LENGTH)
+    name_key = models.CharField(verbose_name=_("name for comparison"), max_length=NAME_MAX_LENGTH, editable=False)
+    token = models.CharField(verbose_name=_("token"), max_length=64, default=new_token, editable=False)
+    order = models.PositiveIntegerField(verbose_name=_("order"), default=0)
+    connections = models.IntegerField(verbose_name=_("open screens"), default=0)
     # How many times the host gave this seat to another phone: a phone whose count is older holds
     # a dead token, and its open screen is told so (consumers.PhoneConsumer).
-    handovers = models.PositiveIntegerField(default=0, editable=False)
+    handovers = models.PositiveIntegerField(verbose_name=_("seat handovers"), default=0, editable=False)
     # The language of this phone (settings.LANGUAGES): the browser's on joining, changed on the
     # join page or the phone's menu (services.set_phone_language); "" for the room's.
-    language = models.CharField(max_length=8, blank=True, default="")
-    joined = models.DateTimeField(auto_now_add=True)
+    language = models.CharField(verbose_name=_("language"), max_length=8, blank=True, default="")
+    joined = models.DateTimeField(verbose_name=_("joined"), auto_now_add=True)
 
     class Meta:
+        verbose_name, verbose_name_plural = _("player"), _("players")
         ordering = ["order", "id"]
         constraints = [
             models.UniqueConstraint(fields=["room", "name_key"], name="unique_player_name_in_room"),
@@ -127,15 +129,16 @@ class Claim(models.Model):
         REFUSED = "refused", _("refused")
         TAKEN = "taken", _("seat taken over")
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="claims")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
-    secret = models.CharField(max_length=64, default=new_token, editable=False)
-    status = models.CharField(max_length=16, choices=Status, default=Status.PENDING)
-    created = models.DateTimeField(auto_now_add=True)
+    room = models.ForeignKey(Room, verbose_name=_("room"), on_delete=models.CASCADE, related_name="claims")
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="claims")
+    secret = models.CharField(verbose_name=_("secret"), max_length=64, default=new_token, editable=False)
+    status = models.CharField(verbose_name=_("status"), max_length=16, choices=Status, default=Status.PENDING)
+    created = models.DateTimeField(verbose_name=_("created"), auto_now_add=True)
 
     objects = ClaimQuerySet.as_manager()
 
     class Meta:
+        verbose_name, verbose_name_plural = _("seat claim"), _("seat claims")
         ordering = ["created", "id"]
 
     def __str__(self) -> str:
@@ -179,37 +182,39 @@ class Game(models.Model):
         FINISHED = "finished", _("finished")
         ABANDONED = "abandoned", _("abandoned")
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="games")
-    ruleset = models.CharField(max_length=32)
-    options = models.JSONField(default=dict)
-    seed = models.BigIntegerField()
-    deal = models.JSONField(null=True, blank=True)
-    seats = models.JSONField(default=list)  # player ids in seat order
-    names = models.JSONField(default=list)  # names as they were when the game started
-    state = models.JSONField()
-    version = models.PositiveIntegerField(default=0)
-    next_seq = models.PositiveIntegerField(default=0, editable=False)  # seq of the next Event
-    status = models.CharField(max_length=16, choices=Status, default=Status.RUNNING)
-    outcome = models.JSONField(null=True, blank=True)
-    started = models.DateTimeField(auto_now_add=True)
-    finished = models.DateTimeField(null=True, blank=True)
+    room = models.ForeignKey(Room, verbose_name=_("room"), on_delete=models.CASCADE, related_name="games")
+    ruleset = models.CharField(verbose_name=_("ruleset"), max_length=32)
+    options = models.JSONField(verbose_name=_("options"), default=dict)
+    seed = models.BigIntegerField(verbose_name=_("seed"), )
+    deal = models.JSONField(verbose_name=_("deal"), null=True, blank=True)
+    seats = models.JSONField(verbose_name=_("seats"), default=list)  # player ids in seat order
+    names = models.JSONField(verbose_name=_("names"), default=list)  # names as they were when the game started
+    state = models.JSONField(verbose_name=_("state"), )
+    version = models.PositiveIntegerField(verbose_name=_("version"), default=0)
+    # seq of the next Event
+    next_seq = models.PositiveIntegerField(verbose_name=_("next event number"), default=0, editable=False)
+    status = models.CharField(verbose_name=_("status"), max_length=16, choices=Status, default=Status.RUNNING)
+    outcome = models.JSONField(verbose_name=_("outcome"), null=True, blank=True)
+    started = models.DateTimeField(verbose_name=_("started"), auto_now_add=True)
+    finished = models.DateTimeField(verbose_name=_("finished"), null=True, blank=True)
     # When the engine's current clock (state["clock"]) started: the game master's timed move is
     # due ``seconds`` after this, in every process and after a restart (timers.py).
-    clock_started = models.DateTimeField(null=True, blank=True, editable=False)
+    clock_started = models.DateTimeField(verbose_name=_("clock started"), null=True, blank=True, editable=False)
     # Set while the host has paused the game (services.pause_game): no move is made and the
     # clock stands still; resuming moves ``clock_started`` on by the pause's length.
-    paused_at = models.DateTimeField(null=True, blank=True, editable=False)
+    paused_at = models.DateTimeField(verbose_name=_("paused"), null=True, blank=True, editable=False)
     # The story told at a finished game's end (mafiagames/story.py): the step every screen shows,
     # whether the host showed it all at once, and when it last moved while it still moves on by
     # itself (None once it stands: told to the end, shown all, or the next game began).  In the
     # database, so every process and a restarted one show the same step and go on from it.
-    story_step = models.PositiveIntegerField(default=0, editable=False)
-    story_all = models.BooleanField(default=False, editable=False)
-    story_moved = models.DateTimeField(null=True, blank=True, editable=False)
+    story_step = models.PositiveIntegerField(verbose_name=_("story step"), default=0, editable=False)
+    story_all = models.BooleanField(verbose_name=_("story shown whole"), default=False, editable=False)
+    story_moved = models.DateTimeField(verbose_name=_("story moved"), null=True, blank=True, editable=False)
 
     objects = GameQuerySet.as_manager()
 
     class Meta:
+        verbose_name, verbose_name_plural = _("game"), _("games")
         ordering = ["-started"]
 
     def __str__(self) -> str:
@@ -229,13 +234,15 @@ class Suspicion(models.Model):
     changes the row, so a phone counts once per poll.  The TV shows the totals only once the
     game is finished."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="suspicions")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="suspicions")
-    poll = models.CharField(max_length=32, help_text="the day it was asked on (presenters.audience_poll)")
-    seat = models.PositiveSmallIntegerField()
-    updated = models.DateTimeField(auto_now=True)
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="suspicions")
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="suspicions")
+    poll = models.CharField(verbose_name=_("poll"), max_length=32,
+                            help_text=_("the day it was asked on"))
+    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"), )
+    updated = models.DateTimeField(verbose_name=_("updated"), auto_now=True)
 
     class Meta:
+        verbose_name, verbose_name_plural = _("audience suspicion"), _("audience suspicions")
         ordering = ["game", "poll", "player"]
         constraints = [models.UniqueConstraint(fields=["game", "player", "poll"], name="one_suspicion_per_poll")]
 
@@ -246,15 +253,17 @@ class Suspicion(models.Model):
 class Event(models.Model):
     """One entry of a game's append-only log, with who may see it."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveIntegerField()
-    version = models.PositiveIntegerField(help_text="number of actions applied when it happened")
-    kind = models.CharField(max_length=48)
-    audience = models.JSONField(help_text='"public", "nobody" or a list of seats')
-    data = models.JSONField(default=dict)
-    created = models.DateTimeField(auto_now_add=True)
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField(verbose_name=_("number"), )
+    version = models.PositiveIntegerField(verbose_name=_("version"),
+                                          help_text=_("number of actions applied when it happened"))
+    kind = models.CharField(verbose_name=_("kind"), max_length=48)
+    audience = models.JSONField(verbose_name=_("who may see it"), help_text=_('"public", "nobody" or a list of seats'))
+    data = models.JSONField(verbose_name=_("data"), default=dict)
+    created = models.DateTimeField(verbose_name=_("created"), auto_now_add=True)
 
     class Meta:
+        verbose_name, verbose_name_plural = _("event"), _("events")
         ordering = ["game", "seq"]
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_event_seq")]
 

@@ -77,3 +77,19 @@ def test_a_games_events_show_their_kind_in_words(admin_client, games):
     kinds = re.findall(r'field-kind_words">\s*<p>([^<]*)</p>', html)
     assert kinds == ["role rozdány", "výsledek akce", "an_unknown_kind"]   # an unknown kind: its code
     assert "Mafie" in re.findall(r'field-ruleset_words">.*?<div class="readonly">([^<]*)</div>', html, re.S)
+
+
+@pytest.mark.parametrize("page", ["game", "room", "player"])
+def test_every_column_and_filter_heading_is_in_the_admins_language(admin_client, games, page):
+    """Each model's fields carry their words (models.py): no English heading in a Czech admin."""
+    def headings(language: str) -> list[str]:
+        html = admin_client.get(f"/admin/mafiagames/{page}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        columns = re.findall(r'<th scope="col" class="[^"]*column-[^"]*">(.*?)</th>', html, re.S)
+        filters = re.findall(r"<summary>(.*?)</summary>", html, re.S)
+        return [re.sub(r"<[^>]+>|\s+", " ", words).strip().lower() for words in columns + filters]
+
+    english = set(headings("en")) - {"id", "token"}   # the same word in Czech
+    czech = headings("cs")
+    assert czech
+    for words in czech:
+        assert words.removeprefix("dle: ") not in english, words
