@@ -117,7 +117,10 @@ from engines.base import (
     GAME_MASTER, HOST, PROXY, REMOVE_PLAYER, Action, Engine, Event, IllegalAction, MalformedAction, Result,
     State, handler_for, parse_proxy, parse_removal, say, working_copy,
 )
-from engines.classic.day import _after_last_shot, end_defence, end_discussion, last_shot, skip_last_shot, vote
+from engines.classic import cards as C
+from engines.classic.day import (
+    _after_last_shot, end_defence, end_discussion, last_shot, leader_pick, leader_pick_timeout, skip_last_shot, vote,
+)
 from engines.classic.editions import EDITIONS, Edition
 from engines.classic.host import host_proxy_moves, proxy, removable, remove_player
 from engines.classic.moves import host_moves, legal_actions, waiting_for
@@ -125,8 +128,12 @@ from engines.classic.night_steps import (
     _end_night_step, cast_swap, check, heal, pick_victim, skip_check, skip_heal, skip_swap,
 )
 from engines.classic.setup import setup
-from engines.classic.table import GAME_OVER, LAST_SHOT, TIMEOUT, _alive, _expect_host, _is_int, outcome, roles
+from engines.classic.table import (
+    CARD_WINDOW, GAME_OVER, LAST_SHOT, LEADER_PICK, ROLE_SWAP_PHASE, TIMEOUT, _alive, _expect_host, _is_int, outcome,
+    roles,
+)
 from engines.classic.views import view
+from engines.classic.windows import close_window, decline_swap, play_card, role_swap_timeout
 
 
 # --------------------------------------------------------------------------------------------
@@ -144,6 +151,12 @@ def timeout(state: State, seat: int | None, action: Action) -> Result:
         events.append(Event("shot_skipped", {"shooter": shooter}))
         say(state, "no_shot", shooter=shooter)
         _after_last_shot(state, events, state["last_shot"]["then"])
+    elif state["phase"] == CARD_WINDOW:
+        close_window(state, events)             # the window's plays take effect (windows.py)
+    elif state["phase"] == LEADER_PICK:
+        leader_pick_timeout(state, events)
+    elif state["phase"] == ROLE_SWAP_PHASE:
+        role_swap_timeout(state, events)
     else:
         _end_night_step(state, events)
     return Result(state, events)
@@ -169,6 +182,13 @@ def _parse_targets(action: Action) -> None:
         raise MalformedAction("bad_targets", "Pick two players (two seat numbers)")
 
 
+def _parse_card(action: Action) -> None:
+    if action.get("card") not in C.SINGLE_CARDS + (C.NEW_GANG, C.NEUTRAL):
+        raise MalformedAction("bad_card", "Name an action card")
+    if "target" in action:
+        _parse_target(action)
+
+
 def _parse_vote(action: Action) -> None:
     _parse_target(action)
     if "double" in action and not isinstance(action["double"], bool):
@@ -189,6 +209,9 @@ _ACTIONS = {
     "timeout": (_no_fields, timeout),
     "end_discussion": (_no_fields, end_discussion),
     "end_defence": (_no_fields, end_defence),
+    "play_card": (_parse_card, play_card),
+    "decline_swap": (_no_fields, decline_swap),
+    "leader_pick": (_parse_target, leader_pick),
     PROXY: (parse_proxy, proxy),
     REMOVE_PLAYER: (parse_removal, remove_player),
 }
@@ -209,7 +232,8 @@ def apply(state: State, seat: int | str | None, action: Action) -> Result:
     if seat == HOST and action["type"] not in _HOST_BUTTONS:
         raise IllegalAction("not_your_turn", "The host has nothing to do here")
     if type(seat) is int and action["type"] not in _HOST_ACTIONS and not _alive(state, seat) \
-            and action["type"] not in ("last_shot", "skip_last_shot"):
+            and action["type"] not in ("last_shot", "skip_last_shot", "play_card"):
+        # a dead player shoots (a last shot, or his Last Shot card in its window: windows.py)
         raise IllegalAction("dead", "The eliminated stay silent")
     return handler(working_copy(state), seat, action)
 
