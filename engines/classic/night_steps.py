@@ -85,6 +85,7 @@ def _new_gang_meeting(state: State, events: list[Event]) -> None:
     """The New Gang's holders open their eyes and remember each other (rules B.3.5); nobody
     acts, so the step lasts exactly ``night_seconds``, like any step whose players are done."""
     members = [seat for seat in C.new_gang_members(state) if seat in _living(state)]
+    _secret(state, cards={**state["secret"]["cards"], "gang": members})
     if members:
         events.append(Event("new_gang_meeting", {"members": members}, members))
     _step_done(state)
