@@ -143,7 +143,7 @@ def recruit(state: State, seat: int, target: int, events: list[Event]) -> None:
     гравець стає мафіозі": the recruit wakes and joins tonight's choice.  Only the mafia (the
     recruit among them) learn who; the table hears that a recruitment happened."""
     if target not in _recruits(state, seat):
-        raise IllegalAction("not_recruitable", "Pick a player who is not in the mafia")
+        raise IllegalAction("fellow_mafioso", "Pick a player who is not in the mafia")
     _mark_used(state, seat)
     cards = state["secret"]["cards"]
     _secret(state, cards={**cards, "recruits": sorted(cards["recruits"] + [target])})

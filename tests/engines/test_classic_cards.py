@@ -99,7 +99,7 @@ def test_B_S17_leader_tie_break_and_sequential_voting():
     vote_in_turn(t, votes)
     assert t.phase == "leader_pick" and t.view()["cards"]["leader_pick"] == [6, 7]
     assert t.moves(4) == [{"type": "leader_pick", "target": 6}, {"type": "leader_pick", "target": 7}]
-    t.refuse(5, {"type": "leader_pick", "target": 6}, "not_leader")
+    t.refuse(5, {"type": "leader_pick", "target": 6}, "not_your_turn")
     t.refuse(4, {"type": "leader_pick", "target": 8}, "not_on_ballot")
     t.act(4, {"type": "leader_pick", "target": 6})
     assert out(t) == {11: "night", 6: "lynch"} and not t.state["finalists"]
