@@ -41,7 +41,7 @@ def _targets(state: State, seat: int, card: str) -> list[int]:
         # Wiretap/Hideout: "тебе не можливо «вбити»" in that round (rules B.3.4 PROPOSED)
         return [other for other in living if other != seat and other not in untouchable]
     if card == C.ROLE_SWAP:
-        return [other for other in range(state["players"]) if other != seat]
+        return [other for other in living if other != seat]
     return []
 
 
@@ -96,8 +96,8 @@ def card_moves(state: State, seat: int) -> list[Action]:
 
 def _role_swaps(state: State, seat: int) -> list[Action]:
     holder = next(entry["seat"] for entry in state["cards"]["face_up"] if entry["card"] == C.ROLE_SWAP)
-    if seat != holder:
-        return []
+    if seat != holder or not _alive(state, seat):
+        return []       # (a holder the host removed: the deadline passes, no swap)
     swaps = [{"type": "play_card", "card": C.ROLE_SWAP, "target": other}
              for other in _targets(state, seat, C.ROLE_SWAP)] if C.usable(state, seat, C.ROLE_SWAP) else []
     return swaps + [{"type": "decline_swap"}]

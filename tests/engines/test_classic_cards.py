@@ -190,6 +190,8 @@ def test_the_box_holds_at_most_one_action_card_per_four_players_and_a_card_for_e
     assert len(box) == 3 and set(box) <= C.RECOMMENDED and state["cards"]["neutral"] == 9
     [draw] = [event for event in events if event.kind == "chance" and event.data["label"] == "card_box"]
     assert draw.audience == PUBLIC and draw.data["why"] == "cap"       # 6 chosen, room for 3
+    [shuffle] = [event for event in events if event.kind == "chance" and event.data["label"] == "card_deal"]
+    assert shuffle.audience == "nobody" and shuffle.data["result"] == state["secret"]["cards"]["dealt"]
     assert sorted(card for card in state["secret"]["cards"]["dealt"] if card != N) == sorted(box)
     assert only(events, "cards_shown").data == {"box": box, "neutral": 9}
     for seat in range(12):
