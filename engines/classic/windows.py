@@ -120,6 +120,9 @@ def play_card(state: State, seat: int | None, action: Action) -> Result:
     the talk, a Role Swap and a Recruitment take effect at once."""
     if not C.extended(state) or type(seat) is not int:
         raise IllegalAction("no_card", "You have no card to play now")
+    window = state["cards"]["window"]
+    if not _alive(state, seat) and not (window and window["kind"] == C.SHOT_WINDOW and window["target"] == seat):
+        raise IllegalAction("dead", "The eliminated stay silent")
     card = action["card"]
     if C.card_of(state, seat) != card or C.used(state, seat):
         raise IllegalAction("no_card", "You have no such card to play")

@@ -541,6 +541,41 @@ def test_no_legal_candidate_means_nobody_is_lynched():
                                                  4: "removed"}
 
 
+def test_a_neutral_card_never_offers_a_move_and_is_never_shown():
+    t = table(deal(12, mafiosi=[1, 2], agent=0), dealt(12, vest=5))
+    assert t.view(3)["me"]["card"] == {"card": N, "usable": False, "used": False,
+                                       "pending": {"card": None, "target": None}, "gang": None, "recruited": False}
+    t.night(check=1, kill=3)
+    assert t.window["kind"] == "dawn" and t.moves(3) == []
+    t.refuse(3, {"type": "play_card", "card": N}, "card_neutral")
+    t.refuse(3, {"type": "play_card", "card": "vest"}, "no_card")
+    t.timeout()
+    assert out(t) == {3: "night"} and face_up(t) == []
+
+
+def test_the_host_removing_the_named_player_in_the_window_voids_it_and_his_play():
+    t = table(deal(12, mafiosi=[1, 2], agent=0), dealt(12, vest=5, bandage=7))
+    t.night(check=1, kill=5)
+    t.play(7, "bandage")
+    t.act(HOST, {"type": "remove_player", "seat": 7})       # his Bandage waiting: void
+    t.timeout()
+    assert out(t) == {7: "removed", 5: "night"} and face_up(t) == []
+    t = table(deal(12, mafiosi=[1, 2], agent=0), dealt(12, vest=5))
+    t.night(check=1, kill=5)
+    t.play(5, "vest")
+    t.act(HOST, {"type": "remove_player", "seat": 5})
+    t.timeout()
+    assert out(t) == {5: "removed"} and "card_save" not in kinds(t.last) and t.phase == "discussion"
+
+
+def test_the_dead_play_no_card_but_their_last_shot():
+    t = table(deal(12, mafiosi=[1, 2], agent=0), dealt(12, vest=5, corner_shot=6))
+    t.night(check=1, kill=6)
+    t.timeout()
+    assert out(t) == {6: "night"} and t.moves(6) == []
+    t.refuse(6, {"type": "play_card", "card": "corner_shot", "target": 1}, "dead")
+
+
 # --------------------------------------------------------------------------------------------
 # Anti-tell: a window is the same phase, length and shape on every phone (rules §0)
 # --------------------------------------------------------------------------------------------
