@@ -13,7 +13,7 @@ import pytest
 from engines import chance, registry
 from engines.base import HOST, PUBLIC, resolve_options
 from engines.classic import cards as C
-from tests.engines.classic_helpers import A, M, P, Table, codes, deal, kinds, only
+from tests.engines.classic_helpers import M, P, Table, codes, deal, kinds, only
 
 GRANNA = "granna"
 N = "neutral"
