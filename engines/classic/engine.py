@@ -83,6 +83,14 @@ Who may know what (rules B.4, C.4):
 * A dead player's phone (option ``ghost_view``) shows every current role and the night's
   actions, with ``me.alive`` False for the "stay silent" banner.
 
+* GRANNA's action cards (rules B.3.4, B.4): each seat its own card (event ``card``,
+  ``me.card``), also after death; the box, the Leader, the Role Swap and every card played lie
+  face up (``cards``); a play waiting in a window reaches only its player; the Recruitment and
+  who was recruited only the mafia (and the recruit), the table only that "a recruitment
+  happened"; a Turncoat nobody until the game is over; the New Gang's members each other after
+  their meeting, and everybody a member's card at his death.  At game over every card is
+  public (``reveal``).
+
 Every secret lives under ``state["secret"]``; views are built field by field.
 
 Our decisions where the rules leave room (rules PROPOSED items are followed unless listed):
