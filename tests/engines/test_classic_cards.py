@@ -457,6 +457,22 @@ def test_last_shot_card_when_its_holder_is_lynched_both_tokens_shown():
     assert (6, "last_shot") in face_up(t)
 
 
+def test_vest_and_bandage_do_not_stop_a_last_shot():
+    """rules B.3.4: the Vest and the Bandage name only the mafia's kill and the vote."""
+    t = table(deal(12, mafiosi=[1, 2], agent=0), dealt(12, last_shot=6, vest=2, bandage=3))
+    t.night(check=1, kill=11)
+    t.windows()
+    t.lynch(6)
+    assert t.window["kind"] == "lynch"
+    t.timeout()
+    assert t.window == {"kind": "last_shot", "target": 6, "round": 1, "then": "night"}
+    t.play(6, "last_shot", 2)
+    events = t.timeout()
+    assert out(t)[2] == "last_shot" and "card_save" not in kinds(events)
+    assert [event.data["kind"] for event in events if event.kind == "window_opened"] == []   # no reaction to it
+    assert t.view(3)["me"]["card"]["used"] is False
+
+
 def test_last_shots_chain_a_rule_shot_then_a_last_shot_card():
     """Large game (20 players), round 1: the night victim shoots (the rule); his target holds
     the Last Shot card and shoots in turn (rules B.3.4 PROPOSED: chains allowed)."""
