@@ -202,3 +202,26 @@ def test_the_oracle_catches_a_tv_that_shows_a_play_waiting_in_a_window():
 
     found, _ = leaks(ruleset, KNOWLEDGE["granna"], plays, view=leaky)
     assert any("the TV" in line for line in found)
+
+
+def test_the_oracle_catches_a_tv_that_shows_the_turncoat():
+    """A Turncoat is nobody's to know until the game is over (rules B.3.4)."""
+    from types import SimpleNamespace
+
+    from tests.engines.classic_helpers import Table, deal
+
+    ruleset = registry.engine("granna")
+    table = Table("granna", deal(8, mafiosi=[1, 2], agent=0),
+                  cards=["turncoat" if seat == 3 else "neutral" for seat in range(8)], action_cards=True)
+    states = [table.state]
+    table.night(check=4, kill=5)
+    states.append(table.state)
+    play = SimpleNamespace(states=states, players=8)
+
+    def leaky(state, seat):
+        cards = state["secret"]["cards"]["dealt"]
+        return {**ruleset.view(state, seat), "spy": [s for s, card in enumerate(cards) if card == "turncoat"]}
+
+    assert not leaks(ruleset, KNOWLEDGE["granna"], [play])[0]
+    found, _ = leaks(ruleset, KNOWLEDGE["granna"], [play], view=leaky)
+    assert any("the TV" in line for line in found) and not any("seat 3 " in line for line in found)
