@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import Option
+from engines.classic import cards as C
 
 GRANNA, MAFIA_PL = "granna", "mafia_pl"
 
@@ -78,6 +79,23 @@ MAFIA_PL_OPTIONS = [
     *TIMING,
 ]
 
+# GRANNA's extended version (rules B.3.4, B.3.5): the engine plays it, the host cannot choose it
+# yet — its screens are not built (so these are not in GRANNA_OPTIONS, and the web layer's words,
+# settings form and catalogues know nothing of them).  ``setup`` takes them besides an edition's
+# options, each at its default when not given; tests and tools set them directly.
+EXTENDED_OPTIONS = [
+    # The action cards: one card per player, at most one action card per 4 players (rules B.3.4).
+    Option("action_cards", False),
+    # All three New Gang cards (rules B.3.5); has an effect only with action_cards and 14+
+    # players ("мінімум 14!").  They count 3 towards the cap.
+    Option("new_gang", False),
+    # Which of the 13 single action cards go in the box (each its own switch; the recommended
+    # set on by default, cards.RECOMMENDED).  More than the cap: the cap's worth drawn by lot.
+    *(Option(C.card_option(card), card in C.RECOMMENDED) for card in C.SINGLE_CARDS),
+    # How long each reaction window lasts, always in full (rules §0 anti-tell, B.3.4).
+    Option("window_seconds", "10", kind="choice", choices=("8", "10", "15", "20")),
+]
+
 # Every rule the engine reads, with the value an edition uses when it does not offer it.
 ALL_RULES_DEFAULTS: dict[str, Any] = {
     "small_game_rule": False, "small_game_round1_mafia": False, "large_game_rule": False,
@@ -87,6 +105,7 @@ ALL_RULES_DEFAULTS: dict[str, Any] = {
     "announce_saved": False, "agent_sees": "team", "arrest_scope": "heard",
     "ghost_view": True, "deadline_seconds": "60", "night_seconds": "8",
     "discussion_minutes": "off",
+    **{option.key: option.default for option in EXTENDED_OPTIONS},
 }
 
 
@@ -99,6 +118,8 @@ class Edition:
     options: tuple[Option, ...]
     # Rules this edition fixes (not offered to hosts), over ALL_RULES_DEFAULTS.
     fixed: dict[str, Any] = field(default_factory=dict)
+    # Rules ``setup`` also takes, not (yet) offered to hosts (EXTENDED_OPTIONS).
+    extended: tuple[Option, ...] = ()
 
     def rules(self, options: dict) -> dict:
         """Every rule key: the host's options over the edition's fixed values."""
@@ -110,7 +131,7 @@ EDITIONS = {
         GRANNA, "Mafia (GRANNA)", 6, 21, tuple(GRANNA_OPTIONS),
         # "Агент вказує на будь-якого гравця, а Магістр гри показує йому жетон": a mandatory
         # check that shows the printed token (Mafioso or Policeman).
-        fixed={"agent_check_optional": False, "agent_sees": "card"}),
+        fixed={"agent_check_optional": False, "agent_sees": "card"}, extended=tuple(EXTENDED_OPTIONS)),
     MAFIA_PL: Edition(
         MAFIA_PL, "Mafia (Polish)", 5, 21, tuple(MAFIA_PL_OPTIONS),
         # "agent może wskazać jedną osobę": the check is optional (rules C-Q5).

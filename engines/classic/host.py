@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from engines.base import Action, Event, IllegalAction, Result, State, host_for, proxied, proxy_moves, say
 from engines.classic import night as night_rules
-from engines.classic.day import _after_last_shot, _begin_vote, _end_day, vote
+from engines.classic import cards as C
+from engines.classic.day import _after_last_shot, _begin_vote, _continue, _drop_from_day, vote
 from engines.classic.moves import legal_actions, waiting_for
 from engines.classic.night_steps import _step_done
 from engines.classic.table import (
-    DEFENCE, GAME_OVER, LAST_SHOT, MAFIA_STEP, NIGHT_STEPS, RE_DISCUSSION, REMOVED, VOTES, _alive, _eliminate,
-    _living, _mafiosi, _night, _rule,
+    AFTER_LYNCH, DEFENCE, GAME_OVER, LAST_SHOT, LEADER_PICK, MAFIA_STEP, NIGHT_STEPS, RE_DISCUSSION,
+    REMOVED, VOTES, _alive, _eliminate, _living, _mafiosi, _night, _rule, _secret,
 )
 
 
@@ -63,13 +64,21 @@ def remove_player(state: State, seat: int | None, action: Action) -> Result:
         ballot = [other for other in state["vote"]["ballot"] if other != target]
         _begin_vote(state, events, state["vote"]["kind"], ballot)
     elif phase in (DEFENCE, RE_DISCUSSION):
-        state["finalists"] = [other for other in state["finalists"] if other != target]
-        state["tied"] = [other for other in state["tied"] if other != target]
-        if not state["finalists" if phase == DEFENCE else "tied"]:
-            _end_day(state, events)       # nobody left to vote on today
+        if not _drop_from_day(state, target):
+            _continue(state, events, AFTER_LYNCH)       # nobody left to vote on today
+    elif phase == LEADER_PICK:
+        # the Leader passed on at his removal (table._cards_at_death); a tied player leaves the pick
+        tied = [other for other in state["cards"]["leader_pick"]["tied"] if other != target]
+        state["cards"] = {**state["cards"], "leader_pick": {"tied": tied}}
+        state["tied"] = list(tied)
     elif phase == LAST_SHOT and state["last_shot"]["shooter"] == target:
         events.append(Event("shot_skipped", {"shooter": target}))
         _after_last_shot(state, events, state["last_shot"]["then"])
+    if C.extended(state) and phase != GAME_OVER:
+        # a play of his waiting for its window's end is void (windows.py reads only the living's)
+        pending = list(state["secret"]["cards"]["pending"])
+        pending[target] = None
+        _secret(state, cards={**state["secret"]["cards"], "pending": pending})
     return Result(state, events)
 
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 from engines.base import (
     NOBODY, PUBLIC, Action, Event, IllegalAction, Result, State, next_turn, say, start_clock, stop_clock,
 )
+from engines.classic import cards as C
 from engines.classic import night as night_rules
 from engines.classic import roles as R
 from engines.classic.table import (
-    AGENT_STEP, DISCUSSION, DOCTOR_STEP, MAFIA_STEP, NIGHT, SMALL_RULE_AGENT, TIMEOUT, WIZARD_STEP,
-    _begin_discussion, _checked_target, _draw_lots, _eliminate, _expect_phase, _fresh_night, _holder, _living,
-    _mafiosi, _night, _offer_last_shot, _role_event, _rule, _secret, _small_game,
+    AFTER_DAWN, AGENT_STEP, DOCTOR_STEP, MAFIA_STEP, NEW_GANG_STEP, NIGHT, SMALL_RULE_AGENT, TALK, TIMEOUT,
+    WIZARD_STEP, _begin_discussion, _checked_target, _draw_lots, _eliminate, _expect_phase, _fresh_night,
+    _holder, _living, _mafiosi, _mark_used, _night, _offer_last_shot, _open_window, _role_event, _rule, _secret,
+    _small_game, _window_wanted,
 )
 
 
@@ -36,6 +38,10 @@ def _night_steps(state: State) -> list[str]:
         steps.append(AGENT_STEP)
     if _rule(state, "doctor") and _holder(state, R.DOCTOR) is not None:
         steps.append(DOCTOR_STEP)       # "każdej nocy budzi się przed mafią" (rules C.3.1)
+    if C.extended(state) and state["cards"]["new_gang"] and round_ == 1:
+        # "Перед першою фазою Мафії … Магістр гри наказує розплющити очі власникам карток НОВА
+        # БАНДА" (rules B.3.5): a public step, since the box is public.
+        steps.append(NEW_GANG_STEP)
     # Small game, literal reading: round 1 goes from the agent straight to the day (B.3.1).
     if not (_small_game(state) and round_ == 1 and not _rule(state, "small_game_round1_mafia")):
         steps.append(MAFIA_STEP)
@@ -48,6 +54,8 @@ def _begin_night(state: State, events: list[Event]) -> None:
     """NIGHT_START: everyone closes their eyes (rules B.2, C.2)."""
     state["night_steps"] = _night_steps(state)
     state["vote"], state["finalists"], state["tied"], state["coin"] = None, [], [], None
+    if C.extended(state):
+        state["cards"] = {**state["cards"], "struck": None}
     _secret(state, night=_fresh_night(state["round"], state["players"]))
     events.append(Event("night_started", {"round": state["round"],
                                           "steps": list(state["night_steps"])}))
@@ -68,7 +76,19 @@ def _begin_night_step(state: State, events: list[Event], index: int) -> None:
     start_clock(state, int(_rule(state, "deadline_seconds")), TIMEOUT)
     if step == MAFIA_STEP:
         _mafia_meeting(state, events)
+    if step == NEW_GANG_STEP:
+        _new_gang_meeting(state, events)
     say(state, f"{step}_step")
+
+
+def _new_gang_meeting(state: State, events: list[Event]) -> None:
+    """The New Gang's holders open their eyes and remember each other (rules B.3.5); nobody
+    acts, so the step lasts exactly ``night_seconds``, like any step whose players are done."""
+    members = [seat for seat in C.new_gang_members(state) if seat in _living(state)]
+    _secret(state, cards={**state["secret"]["cards"], "gang": members})
+    if members:
+        events.append(Event("new_gang_meeting", {"members": members}, members))
+    _step_done(state)
 
 
 def _mafia_meeting(state: State, events: list[Event]) -> None:
@@ -93,15 +113,45 @@ def _actors(state: State) -> list[int]:
     step = state["night_step"]
     if step == MAFIA_STEP:
         return _mafiosi(state)
+    if step == NEW_GANG_STEP:
+        return []       # they only look at each other
     holder = _holder(state, STEP_ROLE[step])
     return [holder] if holder is not None else []
 
 
 def _mafia_targets(state: State) -> list[int]:
-    """Living non-mafiosi (GRANNA "вказують на одного з Полісменів"; Polish "wybranie
-    policjanta"); not an agent the small-game rule already caught (his token lies face up)."""
-    roles, caught = state["secret"]["roles"], state["secret"]["night"]["caught"]
-    return [seat for seat in _living(state) if roles[seat] != R.MAFIOSO and seat != caught]
+    """Living players not awake with the mafia (GRANNA "вказують на одного з Полісменів"; Polish
+    "wybranie policjanta"); not an agent the small-game rule already caught (his token lies face
+    up); not a player a Wiretap, Hideout or Safe-Conduct protects tonight (rules B.3.4)."""
+    caught, awake = state["secret"]["night"]["caught"], set(_mafiosi(state))
+    barred = set(C.badges(state, "untouchable")) | set(C.badges(state, "safe"))
+    return [seat for seat in _living(state) if seat not in awake and seat != caught and seat not in barred]
+
+
+def _recruits(state: State, seat: int) -> list[int]:
+    """Whom ``seat`` may recruit now (rules B.3.4 Recruitment): in the mafia step, holding the
+    card with a Mafioso token, any living player not awake with the mafia (the Agent too)."""
+    if state["phase"] != MAFIA_STEP or state["step_done"] or not C.extended(state) \
+            or seat not in _mafiosi(state) or not C.holds(state, seat, C.RECRUITMENT):
+        return []
+    awake = set(_mafiosi(state))
+    return [other for other in _living(state) if other not in awake]
+
+
+def recruit(state: State, seat: int, target: int, events: list[Event]) -> None:
+    """"покажи цю карту Магістру гри і вкажи на одного з гравців … З цього самого моменту, цей
+    гравець стає мафіозі": the recruit wakes and joins tonight's choice.  Only the mafia (the
+    recruit among them) learn who; the table hears that a recruitment happened."""
+    if target not in _recruits(state, seat):
+        raise IllegalAction("fellow_mafioso", "Pick a player who is not in the mafia")
+    _mark_used(state, seat)
+    cards = state["secret"]["cards"]
+    _secret(state, cards={**cards, "recruits": sorted(cards["recruits"] + [target])})
+    _mafia_meeting(state, events)
+    events.append(Event("recruited", {"seat": seat, "recruit": target, "round": state["round"]},
+                        _mafiosi(state)))
+    events.append(Event("recruitment", {"round": state["round"]}))
+    say(state, "recruitment")
 
 
 def _doomed(state: State) -> int | None:
@@ -212,9 +262,11 @@ def pick_victim(state: State, seat: int | None, action: Action) -> Result:
     """A mafioso points at tonight's victim; the others see it live; all the same → locked."""
     _expect_actor(state, seat, MAFIA_STEP)
     target = _checked_target(state, action["target"])
-    if state["secret"]["roles"][target] == R.MAFIOSO:
+    if target in _mafiosi(state):
         raise IllegalAction("fellow_mafioso", "Pick someone who is not in the mafia")
     if target not in _mafia_targets(state):
+        if target in C.badges(state, "untouchable") + C.badges(state, "safe"):
+            raise IllegalAction("protected", "A card protects that player tonight")
         raise IllegalAction("target_dead", "Pick a player still in the game")
     mafiosi = _mafiosi(state)
     picks = list(state["secret"]["night"]["picks"])
@@ -285,22 +337,38 @@ def _dawn(state: State, events: list[Event]) -> None:
         return
     if not state["dawn"]["deaths"]:
         say(state, "nobody_died")
-    _begin_discussion(state, events)
+    _after_dawn(state, events)
+
+
+def _after_dawn(state: State, events: list[Event]) -> None:
+    """The day begins: the start-of-day window (Arrest, Capture; rules B.3.4) "after dawn
+    resolution and any last shots", then the discussion."""
+    if _window_wanted(state, C.DAY_START):
+        _open_window(state, events, C.DAY_START, None, TALK)
+    else:
+        _begin_discussion(state, events)
 
 
 def _night_victim_named(state: State, events: list[Event], seat: int) -> None:
-    """HOOK (rules B.3.4, action cards — a later issue): the game master names the night's
-    victim ("Завжди після фази Мафії Магістр гри повинен стати за гравцем … Саме в цей момент
-    гравець має час на реакцію").  A Vest or a Bandage would open a reaction window here,
-    before the elimination; today there are no cards, so the elimination proceeds at once."""
+    """The game master names the night's victim ("Завжди після фази Мафії Магістр гри повинен
+    стати за гравцем … Саме в цей момент гравець має час на реакцію"): with a Vest or a
+    Bandage in play, "The Mafia struck at …" and the dawn's reaction window (rules B.3.4,
+    windows.py); else the elimination at once."""
+    if C.extended(state):
+        state["cards"] = {**state["cards"], "struck": seat}
+    if _window_wanted(state, C.DAWN):
+        events.append(Event("struck", {"seat": seat, "round": state["round"]}))
+        say(state, "struck", seat=seat)
+        _open_window(state, events, C.DAWN, seat, AFTER_DAWN)
+        return
     _kill_at_dawn(state, events, seat)
 
 
 def _kill_at_dawn(state: State, events: list[Event], seat: int) -> None:
     if _eliminate(state, events, seat, NIGHT, "killed", at_dawn=True):
         return
-    if not _offer_last_shot(state, events, seat, NIGHT, then=DISCUSSION):
-        _begin_discussion(state, events)
+    if not _offer_last_shot(state, events, seat, NIGHT, then=AFTER_DAWN):
+        _after_dawn(state, events)
 
 
 def _carry_out_swap(state: State, events: list[Event]) -> None:

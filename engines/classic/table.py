@@ -22,6 +22,7 @@ from engines.base import (
     GAME_MASTER, HOST, Audience, Event, IllegalAction, Outcome, State, next_turn, say, start_clock,
     stop_clock,
 )
+from engines.classic import cards as C
 from engines.classic import roles as R
 from engines.classic.editions import EDITIONS
 
@@ -31,7 +32,11 @@ from engines.classic.editions import EDITIONS
 # --------------------------------------------------------------------------------------------
 
 AGENT_STEP, DOCTOR_STEP, MAFIA_STEP, WIZARD_STEP = "agent", "doctor", "mafia", "wizard"
-NIGHT_STEPS = (AGENT_STEP, DOCTOR_STEP, MAFIA_STEP, WIZARD_STEP)   # in this order (rules C.2)
+NEW_GANG_STEP = "new_gang"      # round 1, between the agent and the mafia (rules B.3.5)
+NIGHT_STEPS = (AGENT_STEP, DOCTOR_STEP, NEW_GANG_STEP, MAFIA_STEP, WIZARD_STEP)   # in this order (rules C.2)
+ROLE_SWAP_PHASE = "role_swap"   # before the first night (rules B.3.4 Role Swap)
+CARD_WINDOW = "card_window"     # a reaction window (rules B.3.4; cards.WINDOW_CARDS)
+LEADER_PICK = "leader_pick"     # the Leader breaks a tie (rules B.3.4 Leader)
 LAST_SHOT = "last_shot"
 DISCUSSION, VOTE, DEFENCE, FINAL_VOTE = "discussion", "vote", "defence", "final_vote"
 RE_DISCUSSION, RE_VOTE = "re_discussion", "re_vote"
@@ -92,10 +97,14 @@ def _rule(state: State, key: str) -> Any:
 
 
 def dealt_roles(state: State) -> list[str]:
-    """The cards as dealt: the current ones with the wizard's swap undone."""
+    """The cards as dealt: the current ones with the wizard's swap and the Role Swap undone."""
     roles = list(state["secret"]["roles"])
     if state["secret"]["swap"]:
         first, second = state["secret"]["swap"]["targets"]
+        roles[first], roles[second] = roles[second], roles[first]
+    role_swap = state["cards"]["role_swap"] if C.extended(state) else None
+    if role_swap:
+        first, second = role_swap["holder"], role_swap["target"]
         roles[first], roles[second] = roles[second], roles[first]
     return roles
 
@@ -118,9 +127,19 @@ def _holder(state: State, role: str) -> int | None:
 
 
 def _mafiosi(state: State) -> list[int]:
-    """The living mafiosi (current cards)."""
+    """The living mafiosi (current cards) and recruits: those awake in the mafia step (rules
+    B.3.4: a recruit "стає мафіозі" and wakes with them; a Turncoat with a Mafioso token still
+    wakes — his token says Mafioso)."""
     roles = state["secret"]["roles"]
-    return [seat for seat in _living(state) if roles[seat] == R.MAFIOSO]
+    recruits = state["secret"]["cards"]["recruits"] if C.extended(state) else []
+    return [seat for seat in _living(state) if roles[seat] == R.MAFIOSO or seat in recruits]
+
+
+def _mark_used(state: State, seat: int) -> None:
+    """``seat``'s action card is played: single use (rules B.3.4)."""
+    played = list(state["secret"]["cards"]["used"])
+    played[seat] = True
+    _secret(state, cards={**state["secret"]["cards"], "used": played})
 
 
 def _small_game(state: State) -> bool:
@@ -202,14 +221,47 @@ def _eliminate(state: State, events: list[Event], seat: int, cause: str, line: s
     events.append(Event("eliminated", {"seat": seat, "role": role, "cause": cause,
                                        "round": state["round"]}))
     say(state, line, seat=seat, role=role, **params)
+    if C.extended(state):
+        _cards_at_death(state, events, seat)
     return _win_check(state, events)
+
+
+def _cards_at_death(state: State, events: list[Event], seat: int) -> None:
+    """A New Gang card is shown when its holder dies ("Якщо тебе «вбивають» – покажи цю
+    картку"); every other unplayed card stays secret (rules B.3.4).  The Leader passes at once
+    to the next living player on the left (rules B.3.4 PROPOSED)."""
+    if seat in C.new_gang_members(state):
+        C.face_up(state, seat, C.NEW_GANG, state["round"])
+        events.append(Event("card_played", {"seat": seat, "card": C.NEW_GANG, "round": state["round"],
+                                            "target": None}))
+        say(state, "new_gang_shown", seat=seat)
+    if state["cards"]["leader"] == seat:
+        _pass_leader(state, events)
+
+
+def _pass_leader(state: State, events: list[Event]) -> None:
+    """The Leader card goes to the next living player on its holder's left (rules B.3.4)."""
+    holder = state["cards"]["leader"]
+    heir = C.left_of(state, holder, _living(state))
+    if heir is None or heir == holder:
+        return
+    state["cards"] = {**state["cards"], "leader": heir}
+    events.append(Event("leader_passed", {"from": holder, "to": heir}))
+    say(state, "leader_passed", seat=heir)
 
 
 def _win_check(state: State, events: list[Event]) -> bool:
     """After every single elimination (rules B.2.4): a team with nobody left loses at once;
-    no parity win; pending last shots are void."""
-    roles = state["secret"]["roles"]
-    teams = {R.team(roles[seat]) for seat in _living(state)}
+    no parity win; pending last shots are void.  Teams are effective teams (rules B.3.4,
+    B-Q20); with the New Gang, three forces play until one is left (rules B.3.5)."""
+    teams = {C.force(state, seat) for seat in _living(state)}
+    if C.extended(state) and state["cards"]["new_gang"]:
+        if len(teams) > 1:
+            return False
+        [winner] = teams or {C.NEW_GANG}
+        say(state, f"{winner}_win")
+        _end_game(state, events, winner, "last_force")
+        return True
     if R.MAFIA not in teams:
         # "Гра закінчується тоді, коли будуть «вбиті» … всі Мафіозі"
         say(state, "police_win")
@@ -229,10 +281,16 @@ def _end_game(state: State, events: list[Event], winner: str, reason: str) -> No
     stop_clock(state)
     state["night_step"], state["last_shot"], state["vote"] = None, None, None
     roles = state["secret"]["roles"]
-    winners = [seat for seat, role in enumerate(roles) if R.team(role) == winner]
+    winners = [seat for seat in range(state["players"]) if C.force(state, seat) == winner]
     state["outcome"] = {"winner": winner, "reason": reason, "winners": winners}
-    events.append(Event("game_over", {"winner": winner, "reason": reason,
-                                      "winners": list(winners), "roles": list(roles)}))
+    over = {"winner": winner, "reason": reason, "winners": list(winners), "roles": list(roles)}
+    if C.extended(state):
+        # The game-over reveal (rules §0): every card, the recruits, the turncoats, the New Gang.
+        secret_cards = state["secret"]["cards"]
+        state["cards"] = {**state["cards"], "window": None, "shots": [], "then": None, "leader_pick": None}
+        over["cards"] = list(secret_cards["dealt"])
+        over["recruits"] = list(secret_cards["recruits"])
+    events.append(Event("game_over", over))
 
 
 def outcome(state: State) -> Outcome | None:
@@ -250,6 +308,15 @@ def roles(state: State) -> list[str]:
 # or the day's discussion (rules B.2, C.2)
 # --------------------------------------------------------------------------------------------
 
+# What follows the shots and windows a death or a day's moment opens (``then``): the day after
+# the dawn (DISCUSSION, through the start-of-day window), the night after the lynch (through the
+# end-of-day window); and, once a window is over, the talk itself, the day's end, or the phase a
+# Corner Shot interrupted.
+AFTER_DAWN, AFTER_LYNCH = DISCUSSION, "night"
+TALK, END_DAY = "talk", "end_day"
+RESUME = {DISCUSSION: "resume_discussion", DEFENCE: "resume_defence", RE_DISCUSSION: "resume_re_discussion"}
+
+
 def _shot_kind(state: State, cause: str) -> str | None:
     """Does the player just out by ``cause`` get a last shot: "mandatory", "optional", None?"""
     if cause not in (NIGHT, LYNCH):
@@ -263,15 +330,69 @@ def _shot_kind(state: State, cause: str) -> str | None:
 
 def _offer_last_shot(state: State, events: list[Event], shooter: int, cause: str,
                      then: str) -> bool:
+    """The shots ``shooter``'s death gives, in order: a rule's last shot (B.3.2, B.3.3), and —
+    with the action cards — the window in which a Last Shot card may be shown (B.3.4).  True if
+    one began (it goes on to ``then`` when they are all taken), False if the caller goes on."""
     kind = _shot_kind(state, cause)
-    if kind is None:
+    if not C.extended(state):
+        if kind is None:
+            return False
+        _begin_last_shot(state, events, shooter, kind == "optional", then)
+        return True
+    shots = list(state["cards"]["shots"])
+    if kind is not None:
+        shots.append({"shooter": shooter, "rule": True, "optional": kind == "optional"})
+    # The window opens after the death of every player whose token (face up now) is a
+    # Policeman's while the Last Shot is in the box and unplayed: public facts only.
+    if state["secret"]["roles"][shooter] == R.POLICEMAN and C.unplayed_in_box(state, C.WINDOW_CARDS[C.SHOT_WINDOW]):
+        shots.append({"shooter": shooter, "rule": False, "optional": True})
+    if not shots:
         return False
-    next_turn(state, LAST_SHOT)
-    state["last_shot"] = {"shooter": shooter, "optional": kind == "optional", "then": then}
-    start_clock(state, int(_rule(state, "deadline_seconds")), TIMEOUT)
-    events.append(Event("last_shot_offered", {"shooter": shooter, "optional": kind == "optional"}))
-    say(state, "last_shot", seat=shooter, optional=kind == "optional")
+    state["cards"] = {**state["cards"], "shots": shots, "then": state["cards"]["then"] or then}
+    _next_shot(state, events)
     return True
+
+
+def _next_shot(state: State, events: list[Event]) -> bool:
+    """Begin the next shot waiting (extended version); False if none is left."""
+    shots = state["cards"]["shots"]
+    if not shots:
+        return False
+    shot, rest = shots[0], shots[1:]
+    state["cards"] = {**state["cards"], "shots": rest}
+    then = state["cards"]["then"]
+    if shot["rule"]:
+        _begin_last_shot(state, events, shot["shooter"], shot["optional"], then)
+    else:
+        _open_window(state, events, C.SHOT_WINDOW, shot["shooter"], then)
+    return True
+
+
+def _begin_last_shot(state: State, events: list[Event], shooter: int, optional: bool, then: str) -> None:
+    next_turn(state, LAST_SHOT)
+    state["last_shot"] = {"shooter": shooter, "optional": optional, "then": then}
+    start_clock(state, int(_rule(state, "deadline_seconds")), TIMEOUT)
+    events.append(Event("last_shot_offered", {"shooter": shooter, "optional": optional}))
+    say(state, "last_shot", seat=shooter, optional=optional)
+
+
+def _window_wanted(state: State, kind: str) -> bool:
+    """Does the window ``kind`` open now?  With the action cards, whenever a card that may be
+    played in it is in the box and unplayed (cards.WINDOW_CARDS): public facts only, so nobody
+    learns from it who holds what (rules §0 anti-tell)."""
+    return C.extended(state) and C.unplayed_in_box(state, C.WINDOW_CARDS[kind])
+
+
+def _open_window(state: State, events: list[Event], kind: str, target: int | None, then: str) -> None:
+    """A reaction window (rules B.3.4): the same phase on every phone, lasting ``window_seconds``
+    in full whoever plays (anti-tell, rules §0); the plays wait, secret, for its end."""
+    next_turn(state, CARD_WINDOW)
+    seconds = int(_rule(state, "window_seconds"))
+    window = {"kind": kind, "target": target, "round": state["round"], "then": then}
+    state["cards"] = {**state["cards"], "window": window}
+    start_clock(state, seconds, TIMEOUT)
+    events.append(Event("window_opened", {"kind": kind, "target": target, "seconds": seconds}))
+    say(state, f"window_{kind}", seat=target, seconds=seconds)
 
 
 def _discussion_clock(state: State) -> None:

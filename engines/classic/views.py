@@ -5,11 +5,12 @@ from the public state, plus the viewer's own secrets (and a ghost's, rules B.2.3
 from __future__ import annotations
 
 from engines.base import State
+from engines.classic import cards as C
 from engines.classic import roles as R
-from engines.classic.day import _vote_view
+from engines.classic.day import _next_voter, _vote_view, _voters
 from engines.classic.moves import legal_actions
 from engines.classic.table import (
-    GAME_OVER, MAFIA_STEP, NIGHT, REMOVED, _alive, _living, _mafiosi, _rule, dealt_roles, outcome,
+    GAME_OVER, MAFIA_STEP, NIGHT, REMOVED, _alive, _mafiosi, _rule, dealt_roles, outcome,
 )
 
 
@@ -31,9 +32,7 @@ def view(state: State, seat: int | None) -> dict:
         "night_step": state["night_step"],
         "dawn": _dawn_view(state["dawn"]),
         "victim": _night_victim(state["dawn"]),
-        "vote": ({"kind": state["vote"]["kind"], "ballot": list(state["vote"]["ballot"]),
-                  "voted": list(state["vote"]["voted"]), "voters": _living(state)}
-                 if state["vote"] else None),
+        "vote": _current_vote(state),
         "last_vote": _vote_view(state["last_vote"], state["players"]),
         "finalists": list(state["finalists"]),
         "tied": list(state["tied"]),
@@ -50,9 +49,80 @@ def view(state: State, seat: int | None) -> dict:
         "reveal": ({"roles": list(secret["roles"]), "dealt": dealt_roles(state),
                     "checks": [dict(record) for record in secret["checks"]],
                     "heals": [dict(record) for record in secret["heals"]],
-                    "swap": _swap_view(secret["swap"])} if over else None),
+                    "swap": _swap_view(secret["swap"]),
+                    **_cards_reveal(state)} if over else None),
         "me": _me(state, seat) if seat is not None else None,
+        **({"cards": _cards_view(state)} if C.extended(state) else {}),
     }
+
+
+def _current_vote(state: State) -> dict | None:
+    """The vote being collected: its ballot, who has voted, who votes; with the Leader on the
+    table the order, the votes cast so far (public one by one) and whose turn it is."""
+    vote = state["vote"]
+    if vote is None:
+        return None
+    shown = {"kind": vote["kind"], "ballot": list(vote["ballot"]), "voted": list(vote["voted"]),
+             "voters": _voters(state)}
+    if "order" in vote:
+        shown.update(order=list(vote["order"]), cast=[dict(cast) for cast in vote["cast"]],
+                     turn=_next_voter(state))
+    return shown
+
+
+def _cards_view(state: State) -> dict:
+    """The action cards on the table (rules B.4): the box the host chose, the Leader's holder,
+    the Role Swap, every card face up, today's badges, and the window open now."""
+    table = state["cards"]
+    window = table["window"]
+    role_swap = table["role_swap"]
+    return {
+        "box": list(table["box"]),
+        "neutral": table["neutral"],
+        "leader": table["leader"],
+        "role_swap": {"holder": role_swap["holder"], "target": role_swap["target"]} if role_swap else None,
+        "face_up": [dict(entry) for entry in table["face_up"]],
+        # today's marks (a Safe-Conduct's until its night is over: "Після фази Мафії … її
+        # прибирають"), and those played at this day's end for the next round
+        "badges": [{"seat": entry["seat"], "kind": entry["kind"], "card": entry["card"]}
+                   for entry in table["badges"] if entry["round"] == state["round"]
+                   and not (entry["kind"] == "safe" and state["dawn"] and state["dawn"]["round"] == state["round"])],
+        "next_round": [{"seat": entry["seat"], "kind": entry["kind"], "card": entry["card"]}
+                       for entry in table["badges"] if entry["round"] == state["round"] + 1],
+        "window": {"kind": window["kind"], "target": window["target"]} if window else None,
+        "leader_pick": list(table["leader_pick"]["tied"]) if table["leader_pick"] else None,
+        "struck": table["struck"],
+        "new_gang": table["new_gang"],
+    }
+
+
+def _cards_reveal(state: State) -> dict:
+    """At game over (rules §0): every card, whether it was played, the recruits, the turncoats
+    and the New Gang."""
+    if not C.extended(state):
+        return {}
+    secret = state["secret"]["cards"]
+    return {"cards": list(secret["dealt"]), "cards_used": list(secret["used"]),
+            "recruited": list(secret["recruits"]),
+            "turncoats": [seat for seat in range(state["players"])
+                          if secret["dealt"][seat] == C.TURNCOAT and C.usable(state, seat)],
+            "gang": C.new_gang_members(state)}
+
+
+def _my_card(state: State, seat: int) -> dict | None:
+    """The seat's own action card, at all times: which, whether his current token may use it
+    (else it is neutral for him), whether it is played, a play waiting for the window's end,
+    and — for the New Gang — the members met."""
+    if not C.extended(state):
+        return None
+    secret = state["secret"]["cards"]
+    card, pending = secret["dealt"][seat], secret["pending"][seat]
+    # the same fields on every phone (rules §0 anti-tell): a play waiting for the window's end
+    # fills "pending" in, on its own player's phone only
+    return {"card": card, "usable": C.usable(state, seat), "used": secret["used"][seat],
+            "pending": dict(pending) if pending else {"card": None, "target": None},
+            "gang": list(secret["gang"]) if seat in secret["gang"] else None,
+            "recruited": seat in secret["recruits"]}
 
 
 def _copy(params: dict) -> dict:
@@ -92,11 +162,12 @@ def _me(state: State, seat: int) -> dict:
     tonight = secret["night"]
     pending = tonight["swap"] if tonight["swap"] and tonight["swap"]["wizard"] == seat else None
     cast = secret["swap"] if secret["swap"] and secret["swap"]["wizard"] == seat else None
-    awake = alive and role == R.MAFIOSO and state["phase"] == MAFIA_STEP
+    awake = seat in _mafiosi(state) and state["phase"] == MAFIA_STEP
     return {
         "seat": seat,
         "role": role,
-        "team": R.team(role),
+        # the team he plays for: his token's, or a recruit's or a turncoat's (rules B.3.4)
+        "team": C.effective_team(state, seat),
         "alive": alive,
         # the "stay silent" banner; a dead (ex-)agent must not reveal what he learned (B.2.3)
         "keep_secret": not alive and bool(checks),
@@ -116,6 +187,7 @@ def _me(state: State, seat: int) -> dict:
         # not get to watch everyone's cards.
         "ghost": _ghost(state) if not alive and _rule(state, "ghost_view")
         and state["dead"][seat]["cause"] != REMOVED else None,
+        **({"card": _my_card(state, seat)} if C.extended(state) else {}),
     }
 
 

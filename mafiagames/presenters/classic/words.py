@@ -27,9 +27,12 @@ ROLE_NAMES = {
 
 
 TEAM_NAMES = {
-    GRANNA: {"mafia": gettext_lazy("The Mafia"), "police": gettext_lazy("The Police")},
+    # the New Gang: the third force of GRANNA's extended version (rules B.3.5)
+    GRANNA: {"mafia": gettext_lazy("The Mafia"), "police": gettext_lazy("The Police"),
+             "new_gang": gettext_lazy("The New Gang")},
     POLISH: {"mafia": gettext_lazy("The gang"), "police": gettext_lazy("The police")},
-    KIDS: {"mafia": gettext_lazy("The Rascals"), "police": gettext_lazy("The Cadets")},
+    KIDS: {"mafia": gettext_lazy("The Rascals"), "police": gettext_lazy("The Cadets"),
+           "new_gang": gettext_lazy("The New Gang")},
 }
 
 
@@ -458,6 +461,11 @@ ERRORS = {
     "not_on_ballot": gettext_lazy("That player is not on the ballot."),
     "not_judge": gettext_lazy("Only the judge's vote can count double."),
     "judge_used": gettext_lazy("The judge's double vote has been used."),
+    # GRANNA's action cards (rules B.3.4)
+    "no_ballot": gettext_lazy("A card keeps you from voting today."),
+    "protected": gettext_lazy("A card protects that player now."),
+    "no_card": gettext_lazy("You have no such card to play."),
+    "card_neutral": gettext_lazy("Your card does not carry your token's symbol: it does nothing for you."),
 }
 
 
