@@ -14,6 +14,9 @@
     socket = e.detail.socketWrapper;
     open = true;
     document.body.classList.remove("ws-down");
+    // A tap sent as the socket dropped may never be answered: after a (re)connect the phone
+    // may tap again (the server refuses a second vote with a message, so nothing counts twice).
+    enableTaps();
   });
   document.addEventListener("htmx:wsClose", function (e) {
     open = false;

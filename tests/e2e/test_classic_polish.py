@@ -25,7 +25,7 @@ STEP_LIMIT = 200   # screens the TV moves through; a 7-player game needs far few
 
 def can_act(tv, phones) -> bool:
     turn = shown_turn(tv)
-    choice = f"#ph-panel form.target-choice:has(input[name=turn][value='{turn}']) button"
+    choice = f"#ph-panel form.target-choice:has(input[name=turn][value='{turn}']) button:enabled"
     return tv.locator("#tv-host button.host-move").count() > 0 or any(p.locator(choice).count() for p in phones)
 
 
@@ -39,7 +39,8 @@ def act_once(tv, phones) -> bool:
     turn = shown_turn(tv)
     for phone in phones:
         catch_up(phone, turn)
-        buttons = phone.locator(f"#ph-panel form.target-choice:has(input[name=turn][value='{turn}']) button")
+        # enabled: a phone whose vote is cast shows its buttons disabled until the next step
+        buttons = phone.locator(f"#ph-panel form.target-choice:has(input[name=turn][value='{turn}']) button:enabled")
         if buttons.count():
             buttons.first.click()
             return True

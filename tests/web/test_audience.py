@@ -221,5 +221,5 @@ def test_the_admin_lists_the_audiences_answers_read_only(admin_client):
     game = to_team_vote(game)
     assert taps.tap(room, frank.pk, form(action="suspect", poll=f"job{game.state['round']}", seat=2)).status == 204
     page = admin_client.get(f"/admin/mafiagames/game/{game.pk}/change/").content.decode()
-    assert "Frank" in page and "Carol" in page and "Suspicions" in page
+    assert "Frank" in page and "Carol" in page and "Audience suspicions" in page
     assert admin_client.get("/admin/mafiagames/suspicion/add/").status_code == 404   # not registered on its own
