@@ -172,7 +172,7 @@ def leader_pick(state: State, seat: int | None, action: Action) -> Result:
     """The Leader's holder names who goes among the tied."""
     _expect_phase(state, LEADER_PICK)
     if seat != state["cards"]["leader"]:
-        raise IllegalAction("not_leader", "Only the Leader breaks the tie")
+        raise IllegalAction("not_your_turn", "Only the Leader breaks the tie")
     target = action["target"]
     if target not in state["cards"]["leader_pick"]["tied"]:
         _checked_target(state, target)

@@ -184,7 +184,7 @@ def _parse_targets(action: Action) -> None:
 
 def _parse_card(action: Action) -> None:
     if action.get("card") not in C.SINGLE_CARDS + (C.NEW_GANG, C.NEUTRAL):
-        raise MalformedAction("bad_card", "Name an action card")
+        raise MalformedAction("bad_action", "Name an action card")
     if "target" in action:
         _parse_target(action)
 

@@ -85,6 +85,7 @@ def _new_gang_meeting(state: State, events: list[Event]) -> None:
     """The New Gang's holders open their eyes and remember each other (rules B.3.5); nobody
     acts, so the step lasts exactly ``night_seconds``, like any step whose players are done."""
     members = [seat for seat in C.new_gang_members(state) if seat in _living(state)]
+    _secret(state, cards={**state["secret"]["cards"], "gang": members})
     if members:
         events.append(Event("new_gang_meeting", {"members": members}, members))
     _step_done(state)
@@ -142,7 +143,7 @@ def recruit(state: State, seat: int, target: int, events: list[Event]) -> None:
     гравець стає мафіозі": the recruit wakes and joins tonight's choice.  Only the mafia (the
     recruit among them) learn who; the table hears that a recruitment happened."""
     if target not in _recruits(state, seat):
-        raise IllegalAction("not_recruitable", "Pick a player who is not in the mafia")
+        raise IllegalAction("fellow_mafioso", "Pick a player who is not in the mafia")
     _mark_used(state, seat)
     cards = state["secret"]["cards"]
     _secret(state, cards={**cards, "recruits": sorted(cards["recruits"] + [target])})

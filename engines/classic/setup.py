@@ -122,6 +122,7 @@ def _deal_action_cards(state: State, events: list, rules: dict, forced: list[str
         "used": [False] * players,          # played (face up, or to the mafia: Recruitment)
         "pending": [None] * players,        # a play waiting for its window's end
         "recruits": [],                     # recruited seats (rules B.3.4 Recruitment)
+        "gang": [],                         # the New Gang's members who met (rules B.3.5)
     })
     state["cards"] = {
         "box": list(box),                   # the action cards in the game (public)
@@ -135,7 +136,7 @@ def _deal_action_cards(state: State, events: list, rules: dict, forced: list[str
         "then": None,                       # what follows the windows and shots under way
         "leader_pick": None,                # {"tied": [...]} while the Leader breaks a tie
         "struck": None,                     # whom the mafia struck at this round (Corner Shot)
-        "new_gang": C.new_gang_in_play(players, rules),
+        "new_gang": C.NEW_GANG in box,      # three forces (rules B.3.5)
     }
     events += box_events
     events.append(Event("cards_shown", {"box": list(box), "neutral": players - len(box)}))
@@ -180,6 +181,7 @@ def _checked_deal(players: int, rules: dict, deal: dict) -> dict:
         if not rules["action_cards"] or not isinstance(cards, list) or len(cards) != players \
                 or not set(cards) <= known or cards.count(C.NEW_GANG) not in (0, C.NEW_GANG_CARDS) \
                 or any(cards.count(card) > 1 for card in C.SINGLE_CARDS) \
+                or (C.NEW_GANG in cards) != C.new_gang_in_play(players, rules) \
                 or len(cards) - cards.count(C.NEUTRAL) > C.cap(players):
             raise ValueError(f"cards must be one card per seat, at most {C.cap(players)} action cards")
         deal = {**deal, "cards": list(cards)}

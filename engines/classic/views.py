@@ -82,10 +82,13 @@ def _cards_view(state: State) -> dict:
         "leader": table["leader"],
         "role_swap": {"holder": role_swap["holder"], "target": role_swap["target"]} if role_swap else None,
         "face_up": [dict(entry) for entry in table["face_up"]],
+        # today's marks (a Safe-Conduct's until its night is over: "Після фази Мафії … її
+        # прибирають"), and those played at this day's end for the next round
         "badges": [{"seat": entry["seat"], "kind": entry["kind"], "card": entry["card"]}
-                   for entry in table["badges"] if entry["round"] == state["round"]],
-        "safe_next_night": [entry["seat"] for entry in table["badges"]
-                            if entry["round"] == state["round"] + 1],
+                   for entry in table["badges"] if entry["round"] == state["round"]
+                   and not (entry["kind"] == "safe" and state["dawn"] and state["dawn"]["round"] == state["round"])],
+        "next_round": [{"seat": entry["seat"], "kind": entry["kind"], "card": entry["card"]}
+                       for entry in table["badges"] if entry["round"] == state["round"] + 1],
         "window": {"kind": window["kind"], "target": window["target"]} if window else None,
         "leader_pick": list(table["leader_pick"]["tied"]) if table["leader_pick"] else None,
         "struck": table["struck"],
@@ -114,11 +117,9 @@ def _my_card(state: State, seat: int) -> dict | None:
         return None
     secret = state["secret"]["cards"]
     card, pending = secret["dealt"][seat], secret["pending"][seat]
-    met_gang = (card == C.NEW_GANG and C.usable(state, seat)
-                and (state["round"] > 1 or state["phase"] not in ("role_swap", "agent", "doctor")))
     return {"card": card, "usable": C.usable(state, seat), "used": secret["used"][seat],
             "pending": dict(pending) if pending else None,
-            "gang": C.new_gang_members(state) if met_gang else None,
+            "gang": list(secret["gang"]) if seat in secret["gang"] else None,
             "recruited": seat in secret["recruits"]}
 
 

@@ -130,7 +130,7 @@ def play_card(state: State, seat: int | None, action: Action) -> Result:
             raise IllegalAction("card_neutral", "Your card has no symbol of your token: it is neutral for you")
         if "target" in action and card in C.TARGETED:
             _checked_target(state, action["target"], seat)
-        raise IllegalAction("not_now", "This card cannot be played now")
+        raise IllegalAction("wrong_phase", "This card cannot be played now")
     events: list[Event] = []
     if state["phase"] == ROLE_SWAP_PHASE:
         _swap_roles(state, events, seat, action["target"])
@@ -147,7 +147,7 @@ def play_card(state: State, seat: int | None, action: Action) -> Result:
 def _recruit(state: State, seat: int, action: Action) -> Result:
     _expect_actor(state, seat, MAFIA_STEP)
     if "target" not in action:
-        raise IllegalAction("not_recruitable", "Pick a player to recruit")
+        raise IllegalAction("bad_target", "Pick a player to recruit")
     events: list[Event] = []
     recruit(state, seat, action["target"], events)
     return Result(state, events)

@@ -12,7 +12,7 @@ from engines.base import HOST, EngineError, Event, resolve_options
 
 M, A, P = "mafioso", "agent", "policeman"
 D, W, J = "doctor", "wizard", "judge"
-NIGHT_STEPS = ("agent", "doctor", "mafia", "wizard")
+NIGHT_STEPS = ("agent", "doctor", "new_gang", "mafia", "wizard")
 TIMEOUT = {"type": "timeout"}
 
 
@@ -54,12 +54,17 @@ class Table:
     """One game with a forced deal; every action goes through ``act`` and is logged."""
 
     def __init__(self, slug: str, roles: list[str], coins: list[int] | None = None, seed: int = 1,
-                 **options):
+                 cards: list[str] | None = None, **options):
         self.ruleset = registry.engine(slug)   # the rules as the rulebook plays them
         forced = {"roles": roles}
         if coins is not None:
             forced["coins"] = coins
-        self.state, events = self.ruleset.setup(len(roles), resolve_options(self.ruleset, options),
+        if cards is not None:
+            forced["cards"] = cards         # GRANNA's action cards, one per seat (rules B.3.4)
+        # the extended version's rules are not the host's options yet (editions.EXTENDED_OPTIONS)
+        extended = {key for key in options if key not in {option.key for option in self.ruleset.options()}}
+        chosen = resolve_options(self.ruleset, {k: v for k, v in options.items() if k not in extended})
+        self.state, events = self.ruleset.setup(len(roles), {**chosen, **{k: options[k] for k in extended}},
                                                 seed, deal=forced)
         self.events: list[Event] = list(events)
         self.last: list[Event] = list(events)
@@ -136,6 +141,29 @@ class Table:
                 action = ({"type": "skip_swap"} if swap == "skip"
                           else {"type": "cast_swap", "targets": list(swap)})
                 events += self.act(self.holder(W), action)
+            events += self.timeout()
+        return events
+
+    # -- GRANNA's action cards (rules B.3.4) ---------------------------------------------------
+
+    def play(self, seat: int, card: str, target: int | None = None) -> list[Event]:
+        action = {"type": "play_card", "card": card}
+        if target is not None:
+            action["target"] = target
+        return self.act(seat, action)
+
+    @property
+    def window(self) -> dict | None:
+        """The card window open now (its kind and target), None if none."""
+        return self.state.get("cards", {}).get("window") if self.phase == "card_window" else None
+
+    def windows(self, plays: dict[str, dict[int, tuple]] | None = None) -> list[Event]:
+        """Close every card window that opens now, one after the other, each by its clock; in
+        the window of kind ``k`` the seats of ``plays[k]`` first play ``(card[, target])``."""
+        events: list[Event] = []
+        while self.phase == "card_window":
+            for seat, play in (plays or {}).get(self.window["kind"], {}).items():
+                events += self.play(seat, *play)
             events += self.timeout()
         return events
 

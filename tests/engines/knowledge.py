@@ -133,7 +133,44 @@ CLASSIC_VARIANTS = 3
 CLASSIC_PRIVATE = {
     "role", "checked", "check_skipped", "healed", "heal_skipped", "mafia_meeting", "picked",
     "victim_chosen", "swap_cast", "swap_skipped",
+    # GRANNA's action cards (rules B.3.4, B.3.5)
+    "card", "card_pending", "recruited", "new_gang_meeting",
 }
+# The mafia's own: its meeting, picks, lot, and who was recruited by whom.
+CLASSIC_MAFIA_EVENTS = ("mafia_meeting", "picked", "victim_chosen", "recruited")
+
+
+def classic_recruits(state: State) -> list[int]:
+    cards = state["secret"].get("cards")
+    return list(cards["recruits"]) if cards else []
+
+
+def classic_insider(state: State, viewer: int | None) -> bool:
+    """Has ``viewer`` ever been awake with the mafia (a mafioso's token, now or as dealt, or a
+    recruit)?  He knows the mafia's picks and its recruits."""
+    if viewer is None:
+        return False
+    return "mafioso" in (state["secret"]["roles"][viewer], dealt_roles(state)[viewer]) \
+        or viewer in classic_recruits(state)
+
+
+def classic_known_cards(state: State, viewer: int | None) -> set[int]:
+    """Seats whose action card ``viewer`` may know (rules B.3.4, B.3.5): every card face up
+    (the Leader and the Role Swap from the start, the cards played, a dead New Gang member's),
+    his own, the New Gang members he met, and — to the mafia — who played the Recruitment."""
+    table = state.get("cards")
+    if table is None:
+        return set()
+    known = {entry["seat"] for entry in table["face_up"]}
+    if viewer is None:
+        return known
+    secret = state["secret"]["cards"]
+    known.add(viewer)
+    if viewer in secret["gang"]:
+        known |= set(secret["gang"])
+    if classic_insider(state, viewer):
+        known |= {seat for seat, card in enumerate(secret["dealt"]) if card == "recruitment" and secret["used"][seat]}
+    return known
 
 
 def classic_all_knowing(state: State, viewer: int | None) -> bool:
@@ -160,6 +197,10 @@ def classic_known_roles(state: State, viewer: int | None) -> set[int]:
     secret = state["secret"]
     known |= {viewer, *secret["met"][viewer]}
     known |= {record["target"] for record in secret["checks"] if record["agent"] == viewer}
+    swap = (state.get("cards") or {}).get("role_swap")
+    if swap and viewer in (swap["holder"], swap["target"]):
+        # "ти знаєш яку роль грає цей гравець, але він теж знає ким є ти" (rules B.3.4 Role Swap)
+        known |= {swap["holder"], swap["target"]}
     caught = secret["night"]["caught"]
     if caught is not None and state["phase"] == "mafia" and secret["roles"][viewer] == "mafioso":
         known.add(caught)
@@ -179,8 +220,7 @@ def classic_variants(state: State, viewer: int | None, rng: random.Random) -> li
     living = [seat for seat in seats if state["dead"][seat] is None]
     known = classic_known_roles(state, viewer)
     hidden = [seat for seat in seats if seat not in known]
-    insider = viewer is not None and "mafioso" in (secret["roles"][viewer],
-                                                   dealt_roles(state)[viewer])
+    insider = classic_insider(state, viewer)
     wizard_step = (state["phase"] == "wizard" and viewer is not None
                    and secret["roles"][viewer] == "wizard")
     tonight = secret["night"]
@@ -236,8 +276,31 @@ def classic_variants(state: State, viewer: int | None, rng: random.Random) -> li
             if tonight["victim"] is not None:
                 night["victim"] = rng.choice(targets)
         varied["night"] = night
+        if state.get("cards") is not None:
+            varied["cards"] = _classic_vary_cards(state, viewer, insider, rng)
         variants.append({**state, "secret": varied})
     return variants
+
+
+def _classic_vary_cards(state: State, viewer: int | None, insider: bool, rng: random.Random) -> dict:
+    """Deal the action cards the viewer may not know among their seats again (a card's identity
+    reaches only its holder until it is played); forget the others' plays waiting in a window;
+    and, for one never awake with the mafia, recruit other players (who was recruited reaches
+    only the mafia)."""
+    cards = state["secret"]["cards"]
+    known = classic_known_cards(state, viewer)
+    hidden = [seat for seat in range(state["players"]) if seat not in known]
+    hands = [(cards["dealt"][seat], cards["used"][seat]) for seat in hidden]
+    rng.shuffle(hands)
+    dealt, used = list(cards["dealt"]), list(cards["used"])
+    for seat, (card, spent) in zip(hidden, hands):
+        dealt[seat], used[seat] = card, spent
+    pending = [play if seat == viewer else None for seat, play in enumerate(cards["pending"])]
+    recruits = list(cards["recruits"])
+    if not insider and recruits:
+        others = [seat for seat in range(state["players"]) if seat != viewer and state["dead"][seat] is None]
+        recruits = sorted(rng.sample(others, min(len(recruits), len(others))))
+    return {**cards, "dealt": dealt, "used": used, "pending": pending, "recruits": recruits}
 
 
 def classic_event_problem(event: Event, state: State) -> str | None:
@@ -245,7 +308,7 @@ def classic_event_problem(event: Event, state: State) -> str | None:
     roles, dealt = secret["roles"], dealt_roles(state)
 
     def ever(seat: int, role: str) -> bool:
-        return role in (roles[seat], dealt[seat])
+        return role in (roles[seat], dealt[seat]) or (role == "mafioso" and seat in classic_recruits(state))
 
     # The chance kit's draws (engines/chance.py): the deal is nobody's, the coin among the tied
     # public, the mafia's deadline lot the mafiosi's.
@@ -253,7 +316,8 @@ def classic_event_problem(event: Event, state: State) -> str | None:
     if event.audience == NOBODY:
         return None
     if event.audience == PUBLIC:
-        if event.kind == "chance" and not (lot and event.data["why"] == "coin"):
+        # the draw of the cards the cap lets in is public, like the box (rules B.3.4)
+        if event.kind == "chance" and not (lot and event.data["why"] == "coin") and event.data["label"] != "card_box":
             return f"the draw {event.data} is public"
         if event.kind in CLASSIC_PRIVATE | {"roles_dealt", "swap_carried_out"}:
             return f"secret event {event.kind} is public"
@@ -262,9 +326,14 @@ def classic_event_problem(event: Event, state: State) -> str | None:
         if event.kind == "saved" and not state["options"].get("announce_saved", False):
             return "the doctor's save is public without announce_saved"
         return None
-    if event.kind in ("mafia_meeting", "picked", "victim_chosen") or (lot and event.data["why"] == "victim"):
+    if event.kind in CLASSIC_MAFIA_EVENTS or (lot and event.data["why"] == "victim"):
         outsiders = [seat for seat in event.audience if not ever(seat, "mafioso")]
         return f"mafia event {event.kind} reaches {outsiders}" if outsiders else None
+    if event.kind == "new_gang_meeting":
+        gang = [seat for seat, card in enumerate(secret["cards"]["dealt"]) if card == "new_gang"]
+        if not set(event.audience) <= set(gang) or event.data["members"] != event.audience:
+            return f"the New Gang's meeting reaches {event.audience}, not its members"
+        return None
     if event.kind not in CLASSIC_PRIVATE or len(event.audience) != 1:
         return f"private event {event.kind} to {event.audience}"
     [owner] = event.audience
@@ -280,6 +349,10 @@ def classic_event_problem(event: Event, state: State) -> str | None:
     if event.kind == "healed":
         if event.data["doctor"] != owner or event.data not in secret["heals"]:
             return f"seat {owner} is told the heal {event.data}, not its own"
+        return None
+    if event.kind in ("card", "card_pending"):
+        if event.data["card"] != secret["cards"]["dealt"][owner]:
+            return f"seat {owner} is told of the card {event.data}, not its own"
         return None
     role = {"check_skipped": "agent", "heal_skipped": "doctor", "swap_cast": "wizard",
             "swap_skipped": "wizard"}[event.kind]
@@ -520,7 +593,7 @@ KNOWLEDGE = {
         event_problem=mafie_event_problem,
     ),
     "granna": Knowledge(
-        secret_keys=frozenset({"secret", "ballots", "met", "chance", "seed", "draws", "forced"}),
+        secret_keys=frozenset({"secret", "ballots", "met", "chance", "seed", "draws", "forced", "recruits"}),
         variants=classic_variants,
         event_problem=classic_event_problem,
     ),

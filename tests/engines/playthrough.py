@@ -81,6 +81,44 @@ PLAYER_COUNTS = {"granna": (6, 7, 13), "mafia_pl": (5, 8, 11), "mrakoslapi": (6,
 CHECKED_STATE_STRIDE = {"mrakoslapi": 8}
 
 
+# GRANNA's extended version (rules B.3.4, B.3.5): its options are not in the host's list yet
+# (engines/classic/editions.py, EXTENDED_OPTIONS), so option_combinations never switches them
+# on.  The engine suites (contract, chance, no leak) play these games besides: each set of cards
+# at the player counts that let them in (at most one action card per 4 players; the New Gang
+# from 14, counting 3).
+_ALL_CARDS = ("vest", "bandage", "recruitment", "leader", "turncoat", "role_swap", "wiretap", "hideout",
+              "safe_conduct", "arrest", "corner_shot", "capture", "last_shot")
+
+
+def _cards(*chosen: str) -> dict:
+    return {"action_cards": True, **{f"card_{card}": card in chosen for card in _ALL_CARDS}}
+
+
+CARD_GAMES = {
+    "granna": [
+        (_cards("vest", "bandage", "leader", "wiretap", "arrest", "last_shot"), (8, 13)),   # recommended
+        (_cards("vest", "bandage", "leader", "corner_shot"), (12, 16)),
+        (_cards("recruitment", "turncoat", "role_swap", "last_shot"), (12, 16)),
+        (_cards("wiretap", "hideout", "safe_conduct", "arrest", "capture"), (12, 20)),
+        ({**_cards(*_ALL_CARDS), "new_gang": True, "kids_single_vote": True}, (15, 20)),
+    ],
+}
+
+
+def card_games(ruleset: Ruleset) -> list[dict]:
+    """The extended games of ``ruleset`` the engine suites play (``CARD_GAMES``), as complete
+    option sets: the host's defaults (``option_combinations``' first) with the cards on."""
+    base = option_combinations(ruleset)[0]
+    return [{**base, **extended} for extended, _counts in CARD_GAMES.get(ruleset.slug, [])]
+
+
+def _card_game_counts(ruleset: Ruleset, options: dict) -> tuple[int, ...] | None:
+    for extended, counts in CARD_GAMES.get(ruleset.slug, []):
+        if options.get("action_cards") and all(options.get(key) == value for key, value in extended.items()):
+            return counts
+    return None
+
+
 def option_combinations(ruleset: Ruleset, offered_only: bool = False) -> list[dict]:
     """Every combination of the ruleset's options (bools on/off, every choice), or, past
     ``COMBINATIONS_LIMIT`` of them, a deterministic sample: all defaults, every bool on, every
@@ -169,5 +207,5 @@ def _cached(ruleset: Ruleset, players: int, options: tuple, seed: int) -> Playth
 def playthroughs(ruleset: Ruleset, options: dict, seeds=SEEDS) -> list[Playthrough]:
     """Random games of ``ruleset`` with ``options`` for every player count (memoised)."""
     key = tuple(sorted(options.items()))
-    return [_cached(ruleset, players, key, seed)
-            for players in player_counts(ruleset) for seed in seeds]
+    counts = _card_game_counts(ruleset, options) or player_counts(ruleset)
+    return [_cached(ruleset, players, key, seed) for players in counts for seed in seeds]

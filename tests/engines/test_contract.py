@@ -19,14 +19,16 @@ from engines.base import GAME_MASTER, HOST, NOBODY, PUBLIC, EngineError, Outcome
 from engines.replay import replay
 from tests import tiny
 from tests.engines.playthrough import (
-    CHECKED_STATE_STRIDE, MAX_STEPS, checked_apply, dump, option_combinations, playthroughs,
+    CHECKED_STATE_STRIDE, MAX_STEPS, card_games, checked_apply, dump, option_combinations, playthroughs,
     random_playthrough,
 )
 
 # The registered rulesets, and the example of docs/adding-a-ruleset.md (tests/tiny), which the
 # contract holds like any other.
 RULESETS = [*registry.all(), tiny.RULESET]
-CASES = [(ruleset, options) for ruleset in RULESETS for options in option_combinations(ruleset)]
+# Every option combination, and the extended games not yet offered to hosts (GRANNA's cards).
+CASES = [(ruleset, options) for ruleset in RULESETS
+         for options in option_combinations(ruleset) + card_games(ruleset)]
 CASE_IDS = [f"{r.slug}-" + "-".join(f"{k}={int(v) if isinstance(v, bool) else v}"
                                     for k, v in o.items()) for r, o in CASES]
 ACTIONS_TRIED = 24      # legal actions applied per awaited seat and step (all if fewer)

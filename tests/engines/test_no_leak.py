@@ -15,7 +15,7 @@ import pytest
 from engines import registry
 from tests import tiny
 from tests.engines.knowledge import KNOWLEDGE
-from tests.engines.playthrough import option_combinations, playthroughs
+from tests.engines.playthrough import card_games, option_combinations, playthroughs
 
 RULESETS = [*registry.all(), tiny.RULESET]   # and the example of docs/adding-a-ruleset.md
 IDS = [ruleset.slug for ruleset in RULESETS]
@@ -29,7 +29,7 @@ def knowledge_of(ruleset):
 
 
 def games(ruleset):
-    return [play for options in option_combinations(ruleset)
+    return [play for options in option_combinations(ruleset) + card_games(ruleset)
             for play in playthroughs(ruleset, options, seeds=LEAK_SEEDS)]
 
 
@@ -139,3 +139,53 @@ def test_the_oracle_catches_a_view_that_shows_mafies_chance_record():
 
     found, _ = leaks(ruleset, KNOWLEDGE["mafie"], plays, view=leaky)
     assert any("the TV" in line for line in found) and any("the TV" not in line for line in found)
+
+
+def _card_plays(ruleset, **extended):
+    """Random games of GRANNA's extended version (tests/engines/playthrough.py, CARD_GAMES)."""
+    return [play for options in card_games(ruleset) for play in playthroughs(ruleset, options, seeds=(0,))
+            if all(options.get(key) == value for key, value in extended.items())]
+
+
+def test_the_oracle_catches_a_phone_that_shows_another_seats_action_card():
+    """A card's identity reaches only its holder until it is played (rules B.3.4)."""
+    ruleset = registry.get("granna")
+    plays = _card_plays(ruleset)[:2]
+
+    def leaky(state, seat):
+        shown = ruleset.view(state, seat)
+        if seat is not None:
+            shown["me"]["neighbour"] = state["secret"]["cards"]["dealt"][(seat + 1) % state["players"]]
+        return shown
+
+    found, _ = leaks(ruleset, KNOWLEDGE["granna"], plays, view=leaky)
+    assert found and all("the TV" not in line for line in found)
+
+
+def test_the_oracle_catches_a_tv_that_shows_the_recruits():
+    """Who was recruited reaches only the mafia (rules B.3.4 Recruitment)."""
+    ruleset = registry.get("granna")
+    plays = [play for play in _card_plays(ruleset, card_recruitment=True)
+             if any(event.kind == "recruitment" for event in play.events)]
+    assert plays, "no random game recruited anybody: the test is vacuous"
+
+    def leaky(state, seat):
+        return {**ruleset.view(state, seat), "spy": (state["secret"].get("cards") or {}).get("recruits")}
+
+    found, _ = leaks(ruleset, KNOWLEDGE["granna"], plays, view=leaky)
+    assert any("the TV" in line for line in found)
+
+
+def test_the_oracle_catches_a_tv_that_shows_a_play_waiting_in_a_window():
+    """A play waits, secret, for its window's end (rules §0 anti-tell, B.3.4)."""
+    ruleset = registry.get("granna")
+    plays = [play for play in _card_plays(ruleset)
+             if any(event.kind == "card_pending" for event in play.events)]
+    assert plays
+
+    def leaky(state, seat):
+        cards = state["secret"].get("cards")
+        return {**ruleset.view(state, seat), "spy": cards and [p is not None for p in cards["pending"]]}
+
+    found, _ = leaks(ruleset, KNOWLEDGE["granna"], plays, view=leaky)
+    assert any("the TV" in line for line in found)

@@ -29,6 +29,7 @@ ROLE_NAMES = {
 
 
 TEAM_NAMES = {
+    # the New Gang: the third force of GRANNA's extended version (rules B.3.5)
     GRANNA: {"mafia": gettext_lazy("The Mafia"), "police": gettext_lazy("The Police"),
              "new_gang": gettext_lazy("The New Gang")},
     POLISH: {"mafia": gettext_lazy("The gang"), "police": gettext_lazy("The police")},
@@ -545,15 +546,11 @@ ERRORS = {
     "not_on_ballot": gettext_lazy("That player is not on the ballot."),
     "not_judge": gettext_lazy("Only the judge's vote can count double."),
     "judge_used": gettext_lazy("The judge's double vote has been used."),
-    # the action cards (rules B.3.4)
-    "bad_card": gettext_lazy("That request was malformed."),
-    "no_card": gettext_lazy("You have no such card to play now."),
-    "card_neutral": gettext_lazy("Your card is neutral for you: your token has no symbol on it."),
-    "not_now": gettext_lazy("This card cannot be played now."),
-    "not_recruitable": gettext_lazy("Pick a player who is not awake with you."),
-    "protected": gettext_lazy("A card protects that player now."),
-    "not_leader": gettext_lazy("Only the Leader breaks the tie."),
+    # GRANNA's action cards (rules B.3.4)
     "no_ballot": gettext_lazy("A card keeps you from voting today."),
+    "protected": gettext_lazy("A card protects that player now."),
+    "no_card": gettext_lazy("You have no such card to play."),
+    "card_neutral": gettext_lazy("Your card does not carry your token's symbol: it does nothing for you."),
 }
 
 
