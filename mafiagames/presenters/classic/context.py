@@ -104,11 +104,8 @@ def _badges(view: dict, cards: dict) -> list[list[dict]]:
         seats[cards["role_swap"]["holder"]].append({"kind": "role_swap", "text": card_name(C.ROLE_SWAP)})
     for badge in cards["badges"]:
         seats[badge["seat"]].append({"kind": badge["kind"], "text": card_name(badge["card"])})
-    coming = set(cards["safe_next_night"])
-    for entry in cards["face_up"]:
-        if entry["seat"] in coming and entry["round"] == view["round"] and \
-                entry["card"] in (C.WIRETAP, C.HIDEOUT, C.SAFE_CONDUCT):
-            seats[entry["seat"]].append({"kind": "coming", "text": card_name(entry["card"])})
+    for badge in cards.get("next_round", []):
+        seats[badge["seat"]].append({"kind": "coming", "text": card_name(badge["card"])})
     for entry in cards["face_up"]:
         if entry["card"] == C.NEW_GANG:
             seats[entry["seat"]].append({"kind": "new_gang", "text": card_name(C.NEW_GANG)})

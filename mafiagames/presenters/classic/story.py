@@ -79,7 +79,7 @@ def _line(kind: str, data: dict, table: dict, names: list[str]) -> dict | None:
                 else _("Heal: %(doctor)s → %(target)s."))
         return story_line(text % {"doctor": n[data["doctor"]], "target": n[data["target"]]},
                           data["doctor"], data["target"])
-    if kind == "victim_chosen":
+    if kind == "victim_chosen" and data["victim"] is not None:   # (None: the cards protected everyone left)
         team = TEAM_NAMES[words(table)]["mafia"]
         text = (_("%(team)s chose: %(name)s (by lot).") if data["how"] == "random"
                 else _("%(team)s chose: %(name)s.")) % {"team": team, "name": n[data["victim"]]}
