@@ -6,7 +6,7 @@ what the screens get."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy
 
 from engines.classic import cards as C
 
@@ -63,7 +63,7 @@ CARD_EFFECTS = {
 
 USABLE_BY = gettext_lazy("Usable by: %(roles)s.")
 NEUTRAL_FOR_YOU = gettext_lazy("neutral for you")
-PLAYED = pgettext_lazy("an action card", "played")
+PLAYED = gettext_lazy("played face up")
 WAITING = gettext_lazy("played: it takes effect when the time is up")
 YOUR_CARD = gettext_lazy("Your action card: %(card)s.")
 YOU_PLAY_FOR = gettext_lazy("You play for: %(team)s.")
@@ -87,15 +87,6 @@ WINDOW_TEXTS = {
     C.DAY_END: gettext_lazy("Wiretap, Hideout, Safe-Conduct Letter and Shot from Around the Corner may be "
                             "played now."),
     C.SHOT_WINDOW: gettext_lazy("Out: %(seat)s. A Last Shot may be played now."),
-}
-
-
-# The badges the cards leave on the roster (``_cards_view``'s ``badges``; rules B.3.4).
-BADGES = {
-    "untouchable": gettext_lazy("protected"),
-    "safe": gettext_lazy("safe tonight"),
-    "arrested": gettext_lazy("not on the ballot"),
-    "captured": gettext_lazy("no vote"),
 }
 
 

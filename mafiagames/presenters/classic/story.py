@@ -131,7 +131,7 @@ def _saved(data: dict, n: list[str]) -> dict:
     if data["by"] == data["seat"]:
         return story_line(_("%(card)s: %(name)s survives.") % {"card": card_name(data["card"]), "name": n[data["seat"]]},
                           data["seat"])
-    return story_line(_("%(card)s: %(by)s saves %(name)s.") % {
+    return story_line(_("%(card)s: %(by)s → %(name)s, saved.") % {
         "card": card_name(data["card"]), "by": n[data["by"]], "name": n[data["seat"]]}, data["by"], data["seat"])
 
 
@@ -147,6 +147,6 @@ CARD_EVENTS = {
         data["seat"], data["target"]),
     "new_gang_meeting": lambda data, n: story_line(_("The New Gang met: %(names)s.") % {
         "names": names_of(data["members"], n)}, *data["members"]),
-    "leader_picked": lambda data, n: story_line(_("The Leader %(name)s chose: %(target)s.") % {
+    "leader_picked": lambda data, n: story_line(_("The Leader's choice: %(name)s → %(target)s.") % {
         "name": n[data["seat"]], "target": n[data["target"]]}, data["seat"], data["target"]),
 }

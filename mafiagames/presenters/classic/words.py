@@ -249,8 +249,8 @@ LINES = {
         KIDS: gettext_lazy("A recruitment is under way… someone is being woken to join the Rascals."),
     },
     ("struck", None): {
-        GRANNA: gettext_lazy("The Mafia struck at %(seat)s…"),
-        KIDS: gettext_lazy("The Rascals tried to catch %(seat)s…"),
+        GRANNA: gettext_lazy("The Mafia's target: %(seat)s…"),
+        KIDS: gettext_lazy("The Rascals' target: %(seat)s…"),
     },
     ("condemned", None): gettext_lazy("Voted out: %(seat)s…"),
     ("window_dawn", None): gettext_lazy("%(seconds)s seconds to play a Bulletproof Vest or a Bandage."),
@@ -258,7 +258,7 @@ LINES = {
     ("window_day_start", None): gettext_lazy("The day begins: %(seconds)s seconds for Arrest and Capture."),
     ("window_day_end", None): gettext_lazy("The day ends: %(seconds)s seconds for Wiretap, Hideout, Safe-Conduct "
                                            "Letter and Shot from Around the Corner."),
-    ("window_last_shot", None): gettext_lazy("%(seconds)s seconds for %(seat)s to play a Last Shot."),
+    ("window_last_shot", None): gettext_lazy("%(seat)s: %(seconds)s seconds to play a Last Shot."),
     ("saved_by_vest", None): gettext_lazy("%(seat)s is wearing a vest and survives!"),
     ("saved_by_bandage", None): gettext_lazy("Bandage: %(by)s → %(seat)s. Saved!"),
     ("arrest_played", None): gettext_lazy("Arrest: %(seat)s. Nobody may vote for them today."),
@@ -270,7 +270,7 @@ LINES = {
                                         "%(role)s."),
     ("leader_tie", None): gettext_lazy("A tie: %(seats)s. The Leader, %(seat)s, decides who goes."),
     ("leader_picked", None): gettext_lazy("The Leader, %(seat)s, chooses: %(target)s."),
-    ("leader_passed", None): gettext_lazy("The Leader card passes to %(seat)s."),
+    ("leader_passed", None): gettext_lazy("The Leader card passes on. The Leader now: %(seat)s."),
     ("new_gang_shown", None): gettext_lazy("New Gang: %(seat)s."),
     ("no_lynch", None): gettext_lazy("Nobody can be voted out today."),
     ("new_gang_win", None): {
