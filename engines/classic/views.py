@@ -117,8 +117,10 @@ def _my_card(state: State, seat: int) -> dict | None:
         return None
     secret = state["secret"]["cards"]
     card, pending = secret["dealt"][seat], secret["pending"][seat]
+    # the same fields on every phone (rules §0 anti-tell): a play waiting for the window's end
+    # fills "pending" in, on its own player's phone only
     return {"card": card, "usable": C.usable(state, seat), "used": secret["used"][seat],
-            "pending": dict(pending) if pending else None,
+            "pending": dict(pending) if pending else {"card": None, "target": None},
             "gang": list(secret["gang"]) if seat in secret["gang"] else None,
             "recruited": seat in secret["recruits"]}
 

@@ -250,7 +250,7 @@ def test_bandage_saves_at_dawn_and_the_vest_goes_first():
     t.timeout()
     assert only(t.last, "card_save").data == {"seat": 5, "by": 5, "card": "vest"}
     assert face_up(t) == [(5, "vest")]
-    assert t.view(3)["me"]["card"] == {"card": "bandage", "usable": True, "used": False, "pending": None,
+    assert t.view(3)["me"]["card"] == {"card": "bandage", "usable": True, "used": False, "pending": {"card": None, "target": None},
                                        "gang": None, "recruited": False}    # unneeded: back in hand, secret
     t.lynch(11)
     t.windows()
@@ -544,10 +544,10 @@ def test_no_legal_candidate_means_nobody_is_lynched():
 # --------------------------------------------------------------------------------------------
 
 def _shape(value):
-    """The keys of a view, all the way down (lists by their first element)."""
+    """The fields of a view, all the way down (what a glance at a phone's layout shows)."""
     if isinstance(value, dict):
         return {key: _shape(inner) for key, inner in value.items()}
-    return type(value).__name__
+    return None
 
 
 @pytest.mark.parametrize("holder", [5, 3, None])
@@ -575,3 +575,31 @@ def test_a_reaction_window_looks_the_same_on_every_living_phone_whoever_holds_a_
         t.play(holder, "vest" if holder == 5 else "bandage")
     assert t.view(None) == tv and t.state["clock"]["seconds"] == 10     # the full length, whoever played
     assert all(t.view(seat)["me"]["moves"] == [] or seat == holder for seat in t.living)
+
+
+def test_in_random_games_every_window_looks_the_same_on_every_living_phone():
+    """The property behind the test above, over the random extended games the engine suites
+    play (tests/engines/playthrough.py CARD_GAMES): in every card window, every living phone
+    shows the same public part and a part of its own with the same fields — whoever holds a
+    card, whoever has played one — and each window lasts ``window_seconds`` in full."""
+    from tests.engines.playthrough import card_games, playthroughs
+
+    ruleset = registry.engine(GRANNA)
+    windows = 0
+    for options in card_games(ruleset):
+        for play in playthroughs(ruleset, options, seeds=(0,)):
+            for step in play.steps:
+                state = step.before
+                if state["phase"] != "card_window":
+                    continue
+                windows += 1
+                living = [seat for seat in range(play.players) if state["dead"][seat] is None]
+                views = [ruleset.view(state, seat) for seat in living]
+                public = {key: value for key, value in ruleset.view(state, None).items() if key != "me"}
+                assert all({key: value for key, value in view.items() if key != "me"} == public for view in views)
+                shapes = {repr(_shape({key: value for key, value in view["me"].items()
+                                       if key not in ("moves", "partners", "checks", "role", "team", "ghost")}))
+                          for view in views}
+                assert len(shapes) == 1, (play, state["cards"]["window"])
+                assert state["clock"]["seconds"] == int(options.get("window_seconds", "10"))
+    assert windows > 50
