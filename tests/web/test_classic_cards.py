@@ -135,6 +135,8 @@ def test_each_phone_shows_its_own_card_with_what_it_does_and_no_other_card():
             assert effects(area.group(0))[0] == words.card_help(view, mine["card"])
             neutral = not mine["usable"] and mine["card"] != C.NEUTRAL and not mine["used"]
             assert (str(card_words.NEUTRAL_FOR_YOU) in area.group(0)) is neutral
+            waiting = bool(state["secret"]["cards"]["pending"][seat])
+            assert (str(card_words.WAITING) in area.group(0)) is waiting
             checked += 1
     assert checked > 500
 

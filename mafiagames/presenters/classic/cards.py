@@ -93,8 +93,8 @@ WINDOW_TEXTS = {
 # The host's options (editions.EXTENDED_OPTIONS): label and help.
 OPTION_LABELS = {
     "action_cards": (gettext_lazy("Action cards (extended version)"),
-                     gettext_lazy("One card per player: at most 1 action card per 4 players, the rest neutral. "
-                                  "Choose the cards under Advanced.")),
+                     gettext_lazy("One card each: at most 1 action card per 4 players, the rest neutral. The "
+                                  "cards, the New Gang: Advanced.")),
     "new_gang": (gettext_lazy("New Gang"),
                  gettext_lazy("Three more cards: a third side. Only with 14 players or more; they count as 3 "
                               "action cards.")),
@@ -103,4 +103,4 @@ OPTION_LABELS = {
     **{C.card_option(card): (CARD_NAMES[card], CARD_EFFECTS[card]) for card in C.SINGLE_CARDS},
 }
 
-ADVANCED_OPTIONS = frozenset({"window_seconds", *(C.card_option(card) for card in C.SINGLE_CARDS)})
+ADVANCED_OPTIONS = frozenset({"new_gang", "window_seconds", *(C.card_option(card) for card in C.SINGLE_CARDS)})

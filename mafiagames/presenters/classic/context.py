@@ -100,8 +100,9 @@ def _badges(view: dict, cards: dict) -> list[list[dict]]:
     seats: list[list[dict]] = [[] for _ in view["seats"]]
     if cards["leader"] is not None:
         seats[cards["leader"]].append({"kind": "leader", "text": card_name(C.LEADER)})
-    if cards["role_swap"]:
-        seats[cards["role_swap"]["holder"]].append({"kind": "role_swap", "text": card_name(C.ROLE_SWAP)})
+    for entry in cards["face_up"]:      # shown from the start (rules B.3.4), swapped or not
+        if entry["card"] == C.ROLE_SWAP:
+            seats[entry["seat"]].append({"kind": "role_swap", "text": card_name(C.ROLE_SWAP)})
     for badge in cards["badges"]:
         seats[badge["seat"]].append({"kind": badge["kind"], "text": card_name(badge["card"])})
     for badge in cards.get("next_round", []):
@@ -123,8 +124,14 @@ def _window_text(view: dict, window: dict | None, names: list[str]) -> str:
 def _table_cards(view: dict, cards: dict, names: list[str]) -> dict:
     """The action cards on the table (public, rules B.4): the box, every card played face up
     (the Leader and the Role Swap from the start), the open window, the Leader's tie-break."""
-    played = [{"name": names[entry["seat"]], "card": card_name(entry["card"]),
-               "target": names[entry["target"]] if entry.get("target") is not None else ""}
+    swap = cards["role_swap"]
+
+    def target(entry: dict) -> str:
+        """Whom a card played named (not its own player: a Vest saves him), or with whom the
+        Role Swap swapped."""
+        seat = swap["target"] if entry["card"] == C.ROLE_SWAP and swap else entry.get("target")
+        return names[seat] if seat is not None and seat != entry["seat"] else ""
+    played = [{"name": names[entry["seat"]], "card": card_name(entry["card"]), "target": target(entry)}
               for entry in cards["face_up"]]
     leader_pick = cards.get("leader_pick")
     return {
@@ -216,7 +223,8 @@ def _my_card(view: dict, me: dict, names: list[str], table: str) -> dict:
     glance tells nothing, issue 14)."""
     mine = me["card"]
     card = mine["card"]
-    state = (card_words.WAITING if mine["pending"] else card_words.PLAYED if mine["used"] and card != C.NEUTRAL
+    waiting = bool((mine["pending"] or {}).get("card"))     # a play waiting for its window's end
+    state = (card_words.WAITING if waiting else card_words.PLAYED if mine["used"] and card != C.NEUTRAL
              else card_words.NEUTRAL_FOR_YOU if not mine["usable"] and card != C.NEUTRAL else "")
     notes = []
     if mine["gang"]:

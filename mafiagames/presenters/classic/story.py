@@ -52,7 +52,7 @@ def _heading(key: tuple) -> str:
 
 def _when(kind: str, data: dict, round_: int) -> tuple:
     """Which step an event belongs to: the night or the day of its round."""
-    if kind in ("cards_dealt", "roles_swapped") or (kind == "card_played" and data["round"] == 0):
+    if kind in ("cards_dealt", "roles_swapped", "swap_declined") or (kind == "card_played" and data["round"] == 0):
         return "who", 0     # the action cards are dealt, the Leader and the Role Swap shown, before night 1
     if kind in ("checked", "healed", "victim_chosen", "swap_cast", "recruited", "new_gang_meeting") or (
             kind == "eliminated" and data["cause"] in NIGHT_DEATHS):
@@ -117,8 +117,8 @@ def _dealt(data: dict, n: list[str]) -> dict:
 
 
 def _played(data: dict, n: list[str]) -> dict | None:
-    if data["card"] in (C.VEST, C.BANDAGE):
-        return None     # the save tells it (card_save)
+    if data["card"] in (C.VEST, C.BANDAGE, C.ROLE_SWAP):
+        return None     # the save tells it (card_save), and the swap (roles_swapped, swap_declined)
     if data.get("target") is not None:
         return story_line(_("%(card)s: %(name)s → %(target)s.") % {
             "card": card_name(data["card"]), "name": n[data["seat"]], "target": n[data["target"]]},
@@ -145,6 +145,8 @@ CARD_EVENTS = {
     "roles_swapped": lambda data, n: story_line(_("%(card)s: %(name)s ↔ %(target)s.") % {
         "card": card_name(C.ROLE_SWAP), "name": n[data["seat"]], "target": n[data["target"]]},
         data["seat"], data["target"]),
+    "swap_declined": lambda data, n: story_line(_("%(card)s: %(name)s.") % {
+        "card": card_name(C.ROLE_SWAP), "name": n[data["seat"]]}, data["seat"]),
     "new_gang_meeting": lambda data, n: story_line(_("The New Gang met: %(names)s.") % {
         "names": names_of(data["members"], n)}, *data["members"]),
     "leader_picked": lambda data, n: story_line(_("The Leader's choice: %(name)s → %(target)s.") % {
