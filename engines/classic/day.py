@@ -149,11 +149,17 @@ def _after_re_vote(state: State, events: list[Event], counts: list[int]) -> None
         # "В випадку, коли ніхто не змінює свою думку … кинути монету" (rules B.2.2: one
         # re-vote, then the coin among the tied)
         state["tied"] = tied
-        seat = _draw_lots(state, events, tied, "coin", PUBLIC)
-        state["coin"] = {"among": list(tied), "seat": seat}
-        events.append(Event("coin", {"among": list(tied), "seat": seat}))
-        say(state, "coin", seats=list(tied), seat=seat)
+        seat = _coin(state, events, tied)
     _lynch_victim_named(state, events, seat)
+
+
+def _coin(state: State, events: list[Event], tied: list[int]) -> int:
+    """The coin among the tied: a public draw of lots (rules B.2.2)."""
+    seat = _draw_lots(state, events, tied, "coin", PUBLIC)
+    state["coin"] = {"among": list(tied), "seat": seat}
+    events.append(Event("coin", {"among": list(tied), "seat": seat}))
+    say(state, "coin", seats=list(tied), seat=seat)
+    return seat
 
 
 def _leader_pick(state: State, events: list[Event], tied: list[int]) -> None:
@@ -196,11 +202,7 @@ def leader_pick_timeout(state: State, events: list[Event]) -> None:
         state["cards"] = {**state["cards"], "leader_pick": None}
         _continue(state, events, AFTER_LYNCH)
         return
-    seat = _draw_lots(state, events, tied, "coin", PUBLIC)
-    state["coin"] = {"among": list(tied), "seat": seat}
-    events.append(Event("coin", {"among": list(tied), "seat": seat}))
-    say(state, "coin", seats=list(tied), seat=seat)
-    _settle_leader_pick(state, events, seat)
+    _settle_leader_pick(state, events, _coin(state, events, tied))
 
 
 def _lynch_victim_named(state: State, events: list[Event], seat: int) -> None:

@@ -11,31 +11,45 @@ the Polish extra roles doctor, wizard and judge).
 The code follows the rulebooks' chapters, each file read top to bottom: ``table.py`` (the
 phases, the state and what every chapter reads; eliminations and the win check, rules B.2.3,
 B.2.4), ``setup.py`` (B.1, C.1), ``night_steps.py`` (the night and its dawn, B.2, C.2, C.3),
-``day.py`` (votes, lynch and last shots, B.2.1, B.2.2, B.3.2, B.3.3), ``host.py`` (the host for
-a seat, E.2), ``moves.py`` (whose move), ``views.py`` (B.4, C.4); the pure tables ``roles.py``,
-``night.py``, ``votes.py`` and the editions' presets ``editions.py``.  This file gathers them:
+``day.py`` (votes, lynch and last shots, B.2.1, B.2.2, B.3.2, B.3.3), ``windows.py`` (GRANNA's
+action cards played, B.3.4), ``host.py`` (the host for a seat, E.2), ``moves.py`` (whose move),
+``views.py`` (B.4, C.4); the pure tables ``roles.py``, ``night.py``, ``votes.py``, the cards'
+``cards.py`` (B.3.4, B.3.5) and the editions' presets ``editions.py``.  This file gathers them:
 the actions and ``apply``, and the two rulesets.
 
-Phases (a round is a night then a day; ``[...]`` marks what options add)::
+Phases (a round is a night then a day; ``[...]`` marks what options add; ``{...}`` what GRANNA's
+extended version adds — the action cards and the New Gang, rules B.3.4, B.3.5, ``cards.py``,
+``windows.py``)::
 
-    setup ── roles dealt ──► night (round r)
+    setup ── roles dealt {cards dealt; the Leader and the Role Swap shown}
+      ├─ {role_swap}  the Role Swap's holder swaps tokens with one player, or not (deadline: not)
+      ▼
+    night (round r)
       │   each step is its own phase, lasts at least night_seconds and ends by the game
       │   master's ``timeout`` (the clock); skipped steps are not announced:
       ├─ agent    the agent checks one living player (GRANNA: must; Polish: may skip).
       │           Skipped once the agent is out, [kids_no_agent], [small game: from round 2]
       ├─ [doctor] the doctor heals one living player (or skips); skipped once he is out
-      ├─ mafia    the living mafiosi meet and agree on a victim: unanimity locks at once,
-      │           else plurality / fair draw at the deadline (night.py).
+      ├─ {new_gang} round 1: the New Gang's members see each other (nobody acts)
+      ├─ mafia    the living mafiosi {and recruits} meet and agree on a victim: unanimity locks
+      │           at once, else plurality / fair draw at the deadline (night.py).
+      │           {A mafioso may play Recruitment: the recruit wakes and joins the choice}
       │           [small game: skipped in round 1 unless small_game_round1_mafia]
       ├─ [wizard] while the spell is unused: swap two players' cards, or not
       ▼
     _dawn        the spell (cards swapped now), [small game: the caught agent out], the victim
       │          out with his role revealed, or "nobody" (doctor's save); win check after each
+      ├─ {card_window dawn}  "the Mafia struck at …": Vest (him) / Bandage (another) → saved
       ├─► last_shot   [large game, round 1 / kids_last_shot_all]: the dead victim shoots
+      ├─ {card_window last_shot}  a dead Policeman may show the Last Shot card (chains)
+      ├─ {card_window day_start}  Arrest, Capture
       ▼
     discussion ──(host end_discussion / discussion clock)──► vote
-      │   every living player names one other living player; secret until the last, then
-      │   revealed by name (votes.py)
+      │   every living player {not barred by a card} names one other player {on the ballot};
+      │   secret until the last, then revealed by name (votes.py) {with the Leader: one at a
+      │   time from its holder clockwise, each public at once}.  {Corner Shot: any moment of
+      │   the discussion, the defence, the re-discussion}
+      ├─ {a tie for the most in any vote, the Leader on the table ──► leader_pick ──► lynch}
       ├─ [kids_single_vote] one leader ──► lynch;  a tie ──► final_vote among the tied
       ▼
     defence      the finalists (rules B.2.1) speak; host end_defence (a lone finalist ──► lynch)
@@ -45,10 +59,15 @@ Phases (a round is a night then a day; ``[...]`` marks what options add)::
       ▼ tie
     re_discussion ──(host)──► re_vote among the tied ── one leader ──► lynch
                                                      └─ tie ──► coin among the tied ──► lynch
-    lynch        role revealed; win check; [last_shot]; round += 1 ──► night
+    lynch        {card_window lynch: Vest / Bandage → saved, nobody lynched today} role
+                 revealed; win check; [last_shot]; {card_window last_shot};
+                 {card_window day_end: Wiretap, Hideout, Safe-Conduct, Corner Shot; the Leader
+                 passes left}; round += 1 ──► night
 
     Win check after every single elimination (rules B.2.4): no living mafioso ──► game_over
     (police); no living police-team member ──► game_over (mafia).  Winners include the dead.
+    {Teams are effective teams: the token's, then Recruitment (→ mafia), then Turncoat
+    (inverted); with the New Gang three forces play until one is left, which wins.}
 
 Who may know what (rules B.4, C.4):
 
@@ -63,6 +82,14 @@ Who may know what (rules B.4, C.4):
   own phone shows a cast vote.  The judge's double vote is announced with the reveal.
 * A dead player's phone (option ``ghost_view``) shows every current role and the night's
   actions, with ``me.alive`` False for the "stay silent" banner.
+
+* GRANNA's action cards (rules B.3.4, B.4): each seat its own card (event ``card``,
+  ``me.card``), also after death; the box, the Leader, the Role Swap and every card played lie
+  face up (``cards``); a play waiting in a window reaches only its player; the Recruitment and
+  who was recruited only the mafia (and the recruit), the table only that "a recruitment
+  happened"; a Turncoat nobody until the game is over; the New Gang's members each other after
+  their meeting, and everybody a member's card at his death.  At game over every card is
+  public (``reveal``).
 
 Every secret lives under ``state["secret"]``; views are built field by field.
 
@@ -104,9 +131,17 @@ Our decisions where the rules leave room (rules PROPOSED items are followed unle
 * ``waiting_for`` names the night's secret actors: it is for the server, never for a screen.
 * Narration resets at every night step but the night's first (which follows the day's end),
   at dawn, when the host ends a discussion or the defence, and at every vote's reveal.
-* Hooks for the action cards (rules B.3.4, a later issue): ``_night_victim_named``
-  (night_steps.py) and ``_lynch_victim_named`` (day.py) are the reaction-window points; today
-  they proceed at once.
+* GRANNA's extended version (rules B.3.4, B.3.5; docs/rules/classic-mafia.md E.4 lists them
+  all): not offered to hosts yet (editions.EXTENDED_OPTIONS).  A card window is a phase of
+  ``window_seconds`` (default 10) on every phone, opened whenever a card that may be played in
+  it is in the box and unplayed (public facts), lasting in full whoever plays; a play waits,
+  secret, for its end.  The night victim and the lynched player are named first
+  (``_night_victim_named``, ``_lynch_victim_named``), then the window; a save means nobody dies
+  that dawn / nobody is lynched that day.  More cards chosen than the cap (one per 4 players,
+  the New Gang counting 3): the cap's worth drawn by lot, in public.  The Role Swap is always
+  shown (for an Agent it does nothing).  A Leader who lets the deadline pass leaves the tie to
+  the coin.  Corner Shot: not by the player the mafia struck that round (the rulebook), not at a
+  Wiretapped or Hidden player.
 """
 
 from __future__ import annotations

@@ -138,7 +138,7 @@ def _deal_action_cards(state: State, events: list, rules: dict, forced: list[str
         "struck": None,                     # whom the mafia struck at this round (Corner Shot)
         "new_gang": C.NEW_GANG in box,      # three forces (rules B.3.5)
     }
-    events += box_events
+    events += box_events + [dealt.event]
     events.append(Event("cards_shown", {"box": list(box), "neutral": players - len(box)}))
     events.append(Event("cards_dealt", {"cards": list(cards)}, NOBODY))
     events += [Event("card", {"card": card, "usable": C.usable(state, seat, card)}, [seat])

@@ -41,7 +41,7 @@ def _targets(state: State, seat: int, card: str) -> list[int]:
         # Wiretap/Hideout: "тебе не можливо «вбити»" in that round (rules B.3.4 PROPOSED)
         return [other for other in living if other != seat and other not in untouchable]
     if card == C.ROLE_SWAP:
-        return [other for other in range(state["players"]) if other != seat]
+        return [other for other in living if other != seat]
     return []
 
 
@@ -94,10 +94,15 @@ def card_moves(state: State, seat: int) -> list[Action]:
     return []
 
 
+def _role_swap_holder(state: State) -> int:
+    """Who holds the Role Swap (face up from the deal)."""
+    return next(entry["seat"] for entry in state["cards"]["face_up"] if entry["card"] == C.ROLE_SWAP)
+
+
 def _role_swaps(state: State, seat: int) -> list[Action]:
-    holder = next(entry["seat"] for entry in state["cards"]["face_up"] if entry["card"] == C.ROLE_SWAP)
-    if seat != holder:
-        return []
+    holder = _role_swap_holder(state)
+    if seat != holder or not _alive(state, seat):
+        return []       # (a holder the host removed: the deadline passes, no swap)
     swaps = [{"type": "play_card", "card": C.ROLE_SWAP, "target": other}
              for other in _targets(state, seat, C.ROLE_SWAP)] if C.usable(state, seat, C.ROLE_SWAP) else []
     return swaps + [{"type": "decline_swap"}]
@@ -120,6 +125,9 @@ def play_card(state: State, seat: int | None, action: Action) -> Result:
     the talk, a Role Swap and a Recruitment take effect at once."""
     if not C.extended(state) or type(seat) is not int:
         raise IllegalAction("no_card", "You have no card to play now")
+    window = state["cards"]["window"]
+    if not _alive(state, seat) and not (window and window["kind"] == C.SHOT_WINDOW and window["target"] == seat):
+        raise IllegalAction("dead", "The eliminated stay silent")
     card = action["card"]
     if C.card_of(state, seat) != card or C.used(state, seat):
         raise IllegalAction("no_card", "You have no such card to play")
@@ -166,7 +174,7 @@ def decline_swap(state: State, seat: int | None, action: Action) -> Result:
 
 def role_swap_timeout(state: State, events: list[Event]) -> None:
     """The deadline passed: no swap."""
-    holder = next(entry["seat"] for entry in state["cards"]["face_up"] if entry["card"] == C.ROLE_SWAP)
+    holder = _role_swap_holder(state)
     events.append(Event("swap_declined", {"seat": holder}))
     say(state, "swap_declined", seat=holder)
     _night_falls(state, events)
@@ -188,8 +196,7 @@ def _swap_roles(state: State, events: list[Event], seat: int, target: int) -> No
 
 def _night_falls(state: State, events: list[Event]) -> None:
     """The Role Swap is spent, played or not ("Вона не може бути вжита знову"); night falls."""
-    holder = next(entry["seat"] for entry in state["cards"]["face_up"] if entry["card"] == C.ROLE_SWAP)
-    _mark_used(state, holder)
+    _mark_used(state, _role_swap_holder(state))
     stop_clock(state)
     _begin_night(state, events)
 
@@ -198,16 +205,18 @@ def _corner_shot(state: State, events: list[Event], seat: int, target: int) -> N
     """"Вкажи на одного з гравців. Його «вбито». «Вбитий» покаже свій жетон" — at once, face
     up; a Vest or a Bandage does not stop it (rules B.3.4)."""
     phase = state["phase"]
-    _mark_used(state, seat)
-    C.face_up(state, seat, C.CORNER_SHOT, state["round"], target)
-    events.append(Event("card_played", {"seat": seat, "card": C.CORNER_SHOT, "round": state["round"],
-                                        "target": target}))
-    if _eliminate(state, events, target, CORNER, "corner_shot", shooter=seat):
+    if _corner_shot_hits(state, events, seat, target):
         return
     then = RESUME[phase] if _drop_from_day(state, target) else AFTER_LYNCH
     if not _offer_last_shot(state, events, target, CORNER, then):
         if then == AFTER_LYNCH:
             _continue(state, events, then)
+
+
+def _corner_shot_hits(state: State, events: list[Event], seat: int, target: int) -> bool:
+    """The card face up, the target out with his token shown; True if that ended the game."""
+    _play(state, events, seat, C.CORNER_SHOT, target)
+    return _eliminate(state, events, target, CORNER, "corner_shot", shooter=seat)
 
 
 # --------------------------------------------------------------------------------------------
@@ -306,11 +315,7 @@ def _close_day_end(state: State, events: list[Event], window: dict, plays: dict)
             shots.append((seat, play["target"]))
     for seat, target in shots:
         if _alive(state, seat) and _alive(state, target):
-            _mark_used(state, seat)
-            C.face_up(state, seat, C.CORNER_SHOT, state["round"], target)
-            events.append(Event("card_played", {"seat": seat, "card": C.CORNER_SHOT, "round": state["round"],
-                                                "target": target}))
-            if _eliminate(state, events, target, CORNER, "corner_shot", shooter=seat):
+            if _corner_shot_hits(state, events, seat, target):
                 return
             if _offer_last_shot(state, events, target, CORNER, window["then"]):
                 return

@@ -99,7 +99,7 @@ CARD_GAMES = {
         (_cards("vest", "bandage", "leader", "wiretap", "arrest", "last_shot"), (8, 13)),   # recommended
         (_cards("vest", "bandage", "leader", "corner_shot"), (12, 16)),
         (_cards("recruitment", "turncoat", "role_swap", "last_shot"), (12, 16)),
-        (_cards("wiretap", "hideout", "safe_conduct", "arrest", "capture"), (12, 20)),
+        (_cards("wiretap", "hideout", "safe_conduct", "arrest", "capture"), (12, 16)),
         ({**_cards(*_ALL_CARDS), "new_gang": True, "kids_single_vote": True}, (15, 20)),
     ],
 }

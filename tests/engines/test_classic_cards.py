@@ -13,7 +13,7 @@ import pytest
 from engines import chance, registry
 from engines.base import HOST, PUBLIC, resolve_options
 from engines.classic import cards as C
-from tests.engines.classic_helpers import A, M, P, Table, codes, deal, kinds, only
+from tests.engines.classic_helpers import M, P, Table, codes, deal, kinds, only
 
 GRANNA = "granna"
 N = "neutral"
@@ -190,6 +190,8 @@ def test_the_box_holds_at_most_one_action_card_per_four_players_and_a_card_for_e
     assert len(box) == 3 and set(box) <= C.RECOMMENDED and state["cards"]["neutral"] == 9
     [draw] = [event for event in events if event.kind == "chance" and event.data["label"] == "card_box"]
     assert draw.audience == PUBLIC and draw.data["why"] == "cap"       # 6 chosen, room for 3
+    [shuffle] = [event for event in events if event.kind == "chance" and event.data["label"] == "card_deal"]
+    assert shuffle.audience == "nobody" and shuffle.data["result"] == state["secret"]["cards"]["dealt"]
     assert sorted(card for card in state["secret"]["cards"]["dealt"] if card != N) == sorted(box)
     assert only(events, "cards_shown").data == {"box": box, "neutral": 9}
     for seat in range(12):
@@ -455,6 +457,22 @@ def test_last_shot_card_when_its_holder_is_lynched_both_tokens_shown():
     assert (6, "last_shot") in face_up(t)
 
 
+def test_vest_and_bandage_do_not_stop_a_last_shot():
+    """rules B.3.4: the Vest and the Bandage name only the mafia's kill and the vote."""
+    t = table(deal(12, mafiosi=[1, 2], agent=0), dealt(12, last_shot=6, vest=2, bandage=3))
+    t.night(check=1, kill=11)
+    t.windows()
+    t.lynch(6)
+    assert t.window["kind"] == "lynch"
+    t.timeout()
+    assert t.window == {"kind": "last_shot", "target": 6, "round": 1, "then": "night"}
+    t.play(6, "last_shot", 2)
+    events = t.timeout()
+    assert out(t)[2] == "last_shot" and "card_save" not in kinds(events)
+    assert [event.data["kind"] for event in events if event.kind == "window_opened"] == []   # no reaction to it
+    assert t.view(3)["me"]["card"]["used"] is False
+
+
 def test_last_shots_chain_a_rule_shot_then_a_last_shot_card():
     """Large game (20 players), round 1: the night victim shoots (the rule); his target holds
     the Last Shot card and shoots in turn (rules B.3.4 PROPOSED: chains allowed)."""
@@ -537,6 +555,41 @@ def test_no_legal_candidate_means_nobody_is_lynched():
     assert "no_lynch" in kinds(t.last) and "no_lynch" in codes(t.state)
     assert t.state["round"] == 3 and out(t) == {7: "night", 6: "lynch", 5: "night", 0: "removed", 2: "removed",
                                                  4: "removed"}
+
+
+def test_a_neutral_card_never_offers_a_move_and_is_never_shown():
+    t = table(deal(12, mafiosi=[1, 2], agent=0), dealt(12, vest=5))
+    assert t.view(3)["me"]["card"] == {"card": N, "usable": False, "used": False,
+                                       "pending": {"card": None, "target": None}, "gang": None, "recruited": False}
+    t.night(check=1, kill=3)
+    assert t.window["kind"] == "dawn" and t.moves(3) == []
+    t.refuse(3, {"type": "play_card", "card": N}, "card_neutral")
+    t.refuse(3, {"type": "play_card", "card": "vest"}, "no_card")
+    t.timeout()
+    assert out(t) == {3: "night"} and face_up(t) == []
+
+
+def test_the_host_removing_the_named_player_in_the_window_voids_it_and_his_play():
+    t = table(deal(12, mafiosi=[1, 2], agent=0), dealt(12, vest=5, bandage=7))
+    t.night(check=1, kill=5)
+    t.play(7, "bandage")
+    t.act(HOST, {"type": "remove_player", "seat": 7})       # his Bandage waiting: void
+    t.timeout()
+    assert out(t) == {7: "removed", 5: "night"} and face_up(t) == []
+    t = table(deal(12, mafiosi=[1, 2], agent=0), dealt(12, vest=5))
+    t.night(check=1, kill=5)
+    t.play(5, "vest")
+    t.act(HOST, {"type": "remove_player", "seat": 5})
+    t.timeout()
+    assert out(t) == {5: "removed"} and "card_save" not in kinds(t.last) and t.phase == "discussion"
+
+
+def test_the_dead_play_no_card_but_their_last_shot():
+    t = table(deal(12, mafiosi=[1, 2], agent=0), dealt(12, vest=5, corner_shot=6))
+    t.night(check=1, kill=6)
+    t.timeout()
+    assert out(t) == {6: "night"} and t.moves(6) == []
+    t.refuse(6, {"type": "play_card", "card": "corner_shot", "target": 1}, "dead")
 
 
 # --------------------------------------------------------------------------------------------

@@ -179,7 +179,7 @@ def _action_strategy(samples):
           suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_action_is_applied_or_refused_without_side_effects(ruleset, data):
-    options = data.draw(st.sampled_from(option_combinations(ruleset)))
+    options = data.draw(st.sampled_from(option_combinations(ruleset) + card_games(ruleset)))
     play = data.draw(st.sampled_from(playthroughs(ruleset, options, seeds=(0,))))
     step = data.draw(st.sampled_from(play.steps))
     samples = [s.action for s in play.steps]

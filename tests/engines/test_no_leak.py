@@ -163,17 +163,30 @@ def test_the_oracle_catches_a_phone_that_shows_another_seats_action_card():
 
 
 def test_the_oracle_catches_a_tv_that_shows_the_recruits():
-    """Who was recruited reaches only the mafia (rules B.3.4 Recruitment)."""
-    ruleset = registry.get("granna")
-    plays = [play for play in _card_plays(ruleset, card_recruitment=True)
-             if any(event.kind == "recruitment" for event in play.events)]
-    assert plays, "no random game recruited anybody: the test is vacuous"
+    """Who was recruited reaches only the mafia (rules B.3.4 Recruitment): a forced game where
+    the mafioso P1 recruits P5 on the first night."""
+    from types import SimpleNamespace
+
+    from tests.engines.classic_helpers import Table, deal
+
+    ruleset = registry.engine("granna")
+    table = Table("granna", deal(12, mafiosi=[1, 2], agent=0), cards=["recruitment" if seat == 1 else "neutral"
+                                                                     for seat in range(12)], action_cards=True)
+    states = [table.state]
+    for seat, action in [(0, {"type": "check", "target": 3}), (None, {"type": "timeout"}),
+                         (1, {"type": "play_card", "card": "recruitment", "target": 5}),
+                         (1, {"type": "pick_victim", "target": 9})]:
+        table.act(seat, action)
+        states.append(table.state)
+    play = SimpleNamespace(states=states, players=12)
 
     def leaky(state, seat):
         return {**ruleset.view(state, seat), "spy": (state["secret"].get("cards") or {}).get("recruits")}
 
-    found, _ = leaks(ruleset, KNOWLEDGE["granna"], plays, view=leaky)
+    assert not leaks(ruleset, KNOWLEDGE["granna"], [play])[0]
+    found, _ = leaks(ruleset, KNOWLEDGE["granna"], [play], view=leaky)
     assert any("the TV" in line for line in found)
+    assert not any(f"seat {seat} " in line for line in found for seat in (1, 2, 5))   # the mafia knows
 
 
 def test_the_oracle_catches_a_tv_that_shows_a_play_waiting_in_a_window():
@@ -189,3 +202,26 @@ def test_the_oracle_catches_a_tv_that_shows_a_play_waiting_in_a_window():
 
     found, _ = leaks(ruleset, KNOWLEDGE["granna"], plays, view=leaky)
     assert any("the TV" in line for line in found)
+
+
+def test_the_oracle_catches_a_tv_that_shows_the_turncoat():
+    """A Turncoat is nobody's to know until the game is over (rules B.3.4)."""
+    from types import SimpleNamespace
+
+    from tests.engines.classic_helpers import Table, deal
+
+    ruleset = registry.engine("granna")
+    table = Table("granna", deal(8, mafiosi=[1, 2], agent=0),
+                  cards=["turncoat" if seat == 3 else "neutral" for seat in range(8)], action_cards=True)
+    states = [table.state]
+    table.night(check=4, kill=5)
+    states.append(table.state)
+    play = SimpleNamespace(states=states, players=8)
+
+    def leaky(state, seat):
+        cards = state["secret"]["cards"]["dealt"]
+        return {**ruleset.view(state, seat), "spy": [s for s, card in enumerate(cards) if card == "turncoat"]}
+
+    assert not leaks(ruleset, KNOWLEDGE["granna"], [play])[0]
+    found, _ = leaks(ruleset, KNOWLEDGE["granna"], [play], view=leaky)
+    assert any("the TV" in line for line in found) and not any("seat 3 " in line for line in found)
