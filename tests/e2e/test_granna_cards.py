@@ -93,7 +93,7 @@ def test_sixteen_phones_play_four_action_cards_to_the_end(live_daphne, browser, 
     expect(tv.locator("#tv-main .options")).not_to_contain_text("Bandage")
     tv.click("#tv-settings details.advanced summary")             # folded again: the stage fits
     check_stages(tvs, "cards-lobby", output_dir)
-    phones[0].screenshot(path=str(output_dir / "phone-cards-lobby.png"))
+    phones[0].screenshot(path=str(output_dir / "phone-cards-lobby.png"), full_page=True)
     phones += [join_phone(browser, join_url, name, width=360) for name in NAMES[8:]]
     expect(tv.locator("#tv-players .online")).to_have_count(16)
 
@@ -116,6 +116,7 @@ def test_sixteen_phones_play_four_action_cards_to_the_end(live_daphne, browser, 
         expect(heading(page)).to_have_text("Role Swap")
     expect(tv.locator("#tv-players .card-badge.role_swap")).to_have_count(1)
     expect(phones[ANN].locator("#ph-panel")).to_contain_text("Fay may swap tokens with one player.")
+    phones[FAY].screenshot(path=str(output_dir / "phone-cards-role-swap.png"), full_page=True)
     tap(phones[FAY], "Jon")
 
     # ---- night 1: the agent checks, the mafia strike at the Vest's holder ----
@@ -138,8 +139,8 @@ def test_sixteen_phones_play_four_action_cards_to_the_end(live_daphne, browser, 
         expect(phone.locator("#ph-panel details.action-card form[ws-send]")).to_have_count(1 if seat == GUS else 0)
     check_stages(tvs, "cards-window", output_dir)
     open_card(phones[GUS])
-    phones[GUS].screenshot(path=str(output_dir / "phone-cards-window-holder.png"))
-    phones[ANN].screenshot(path=str(output_dir / "phone-cards-window-other.png"))
+    phones[GUS].screenshot(path=str(output_dir / "phone-cards-window-holder.png"), full_page=True)
+    phones[ANN].screenshot(path=str(output_dir / "phone-cards-window-other.png"), full_page=True)
     phones[GUS].locator("#ph-panel details.action-card form[ws-send] button", has_text="Play my card").click()
     expect(phones[GUS].locator("#ph-panel .card-line")).to_contain_text("takes effect when the time is up")
 
@@ -155,6 +156,7 @@ def test_sixteen_phones_play_four_action_cards_to_the_end(live_daphne, browser, 
 
     # ---- the discussion: Ivy shoots Bob from around the corner ----
     open_card(phones[IVY])
+    phones[IVY].screenshot(path=str(output_dir / "phone-cards-corner-shot.png"), full_page=True)
     phones[IVY].locator("#ph-panel details.action-card form[ws-send] button", has_text="Bob").click()
     expect(tv.locator("#tv-narration")).to_contain_text("Shot from Around the Corner: Ivy → Bob. Bob is out — Mafioso.")
     expect(heading(tv)).to_have_text("Discussion")
@@ -185,4 +187,4 @@ def test_sixteen_phones_play_four_action_cards_to_the_end(live_daphne, browser, 
     for text in ("Role Swap Fay", "Bulletproof Vest Gus", "Arrest Hal", "Shot from Around the Corner Ivy"):
         expect(reveal).to_contain_text(text)
     check_stages(tvs, "cards-reveal", output_dir)
-    phones[GUS].screenshot(path=str(output_dir / "phone-cards-end.png"))
+    phones[GUS].screenshot(path=str(output_dir / "phone-cards-end.png"), full_page=True)
