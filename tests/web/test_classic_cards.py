@@ -196,3 +196,39 @@ def test_rendered_screens_leak_no_card(monkeypatch, language):
 def test_kept_fragments_with_cards_are_their_template_of_their_context_alone(monkeypatch):
     monkeypatch.setattr(test_kept_keys, "plays", lambda ruleset, count=2: games()[:2])
     assert test_kept_keys.check_kept_fragments(GRANNA) > 100
+
+
+def test_the_lobby_offers_the_cards_under_action_cards_and_lists_those_chosen():
+    from mafiagames.rendering import Table
+    from tests.web.test_settings_form import option_block, settings_html
+
+    off = settings_html("granna", {})
+    for key in ("new_gang", "card_vest", "card_capture", "window_seconds"):
+        assert "hidden" in option_block(off, key).split(">")[0], key
+    on = settings_html("granna", {"action_cards": True})
+    fold = on[on.index('<details class="advanced"'):]
+    for key in ("new_gang", "card_vest", "card_capture", "window_seconds"):
+        block = option_block(on, key)
+        assert "hidden" not in block.split(">")[0] and 'data-requires="action_cards"' in block and block in fold
+    assert "1 action card per 4 players" in option_block(on, "action_cards")
+    assert "14 players" in option_block(on, "new_gang")
+    table = Table(code="TEST", language="en", ruleset="granna", options={"action_cards": True, "card_capture": True},
+                  players=[{"id": i, "name": f"P{i}", "connected": True} for i in range(12)])
+    listed = html.unescape(tv_screen(table, host=False)["tv-main"])
+    options = re.search(r'<ul class="options">(.*?)</ul>', listed, re.S).group(1)
+    chosen = [str(card_words.CARD_NAMES[card]) for card in C.SINGLE_CARDS if card in C.RECOMMENDED | {C.CAPTURE}]
+    assert all(f"<li>{name}</li>" in options for name in chosen) and "Recruitment" not in options
+
+
+def test_with_the_leader_every_screen_names_whose_vote_it_is():
+    seen = 0
+    for play, state in states():
+        vote = GRANNA.view(state, None)["vote"]
+        if not vote or vote.get("turn") is None or (state.get("moments") or {}).get("on"):
+            continue
+        line = f"One at a time from the Leader. Now voting: {html.escape(NAMES[vote['turn']])}"
+        table = table_for(GRANNA, state, play.players, "en")
+        assert line in tv_screen(table, host=False)["tv-main"]
+        assert line in phone_screen(table, 100 + vote["turn"])["ph-panel"]
+        seen += 1
+    assert seen > 3

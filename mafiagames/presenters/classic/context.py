@@ -145,6 +145,8 @@ def _table_cards(view: dict, cards: dict, names: list[str]) -> dict:
         "swap_holder": next((names[entry["seat"]] for entry in cards["face_up"] if entry["card"] == C.ROLE_SWAP), ""),
         "cast": [{"name": names[cast["seat"]], "target": names[cast["target"]]}
                  for cast in (view.get("vote") or {}).get("cast", [])],
+        # with the Leader on the table the votes go one at a time (rules B.3.4): whose turn it is
+        "turn_name": names[turn] if (turn := (view.get("vote") or {}).get("turn")) is not None else "",
     }
 
 
