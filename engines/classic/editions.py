@@ -79,21 +79,19 @@ MAFIA_PL_OPTIONS = [
     *TIMING,
 ]
 
-# GRANNA's extended version (rules B.3.4, B.3.5): the engine plays it, the host cannot choose it
-# yet — its screens are not built (so these are not in GRANNA_OPTIONS, and the web layer's words,
-# settings form and catalogues know nothing of them).  ``setup`` takes them besides an edition's
-# options, each at its default when not given; tests and tools set them directly.
+# GRANNA's extended version (rules B.3.4, B.3.5), offered to hosts after GRANNA_OPTIONS (the web
+# layer words them: mafiagames/presenters/classic/cards.py); each depends on ``action_cards``.
 EXTENDED_OPTIONS = [
     # The action cards: one card per player, at most one action card per 4 players (rules B.3.4).
     Option("action_cards", False),
     # All three New Gang cards (rules B.3.5); has an effect only with action_cards and 14+
     # players ("мінімум 14!").  They count 3 towards the cap.
-    Option("new_gang", False),
+    Option("new_gang", False, requires="action_cards"),
     # Which of the 13 single action cards go in the box (each its own switch; the recommended
     # set on by default, cards.RECOMMENDED).  More than the cap: the cap's worth drawn by lot.
-    *(Option(C.card_option(card), card in C.RECOMMENDED) for card in C.SINGLE_CARDS),
+    *(Option(C.card_option(card), card in C.RECOMMENDED, requires="action_cards") for card in C.SINGLE_CARDS),
     # How long each reaction window lasts, always in full (rules §0 anti-tell, B.3.4).
-    Option("window_seconds", "10", kind="choice", choices=("8", "10", "15", "20")),
+    Option("window_seconds", "10", kind="choice", choices=("8", "10", "15", "20"), requires="action_cards"),
 ]
 
 # Every rule the engine reads, with the value an edition uses when it does not offer it.
@@ -128,10 +126,10 @@ class Edition:
 
 EDITIONS = {
     GRANNA: Edition(
-        GRANNA, "Mafia (GRANNA)", 6, 21, tuple(GRANNA_OPTIONS),
+        GRANNA, "Mafia (GRANNA)", 6, 21, tuple(GRANNA_OPTIONS + EXTENDED_OPTIONS),
         # "Агент вказує на будь-якого гравця, а Магістр гри показує йому жетон": a mandatory
         # check that shows the printed token (Mafioso or Policeman).
-        fixed={"agent_check_optional": False, "agent_sees": "card"}, extended=tuple(EXTENDED_OPTIONS)),
+        fixed={"agent_check_optional": False, "agent_sees": "card"}),
     MAFIA_PL: Edition(
         MAFIA_PL, "Mafia (Polish)", 5, 21, tuple(MAFIA_PL_OPTIONS),
         # "agent może wskazać jedną osobę": the check is optional (rules C-Q5).

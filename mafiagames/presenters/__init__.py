@@ -189,7 +189,7 @@ EVENT_KINDS = {
     # Mafie
     "kmotr_chosen": gettext_lazy("Godfather chosen"), "kmotr_passed": gettext_lazy("next Godfather"),
     "team_proposed": gettext_lazy("crew proposed"), "round_started": gettext_lazy("job started"),
-    "card_played": gettext_lazy("a job card played"), "action_cards": gettext_lazy("the job's cards"),
+    "card_played": gettext_lazy("a card played"), "action_cards": gettext_lazy("the job's cards"),
     "action_revealed": gettext_lazy("job revealed"),
     "plot_drawn": gettext_lazy("plot cards drawn"), "plot_dealt": gettext_lazy("plot card dealt"),
     "plot_passed": gettext_lazy("plot card passed"), "plot_used": gettext_lazy("plot card played"),
@@ -208,6 +208,16 @@ EVENT_KINDS = {
     "defence_ended": gettext_lazy("defences over"), "coin": gettext_lazy("coin toss"),
     "last_shot_offered": gettext_lazy("a last shot offered"), "shot": gettext_lazy("a shot"),
     "shot_skipped": gettext_lazy("no shot"),
+    # GRANNA's action cards (rules B.3.4, B.3.5)
+    "cards_shown": gettext_lazy("action cards shown"), "cards_dealt": gettext_lazy("action cards dealt"),
+    "card": gettext_lazy("an action card"), "card_pending": gettext_lazy("a card played, waiting"),
+    "card_save": gettext_lazy("saved by a card"), "recruited": gettext_lazy("a recruit"),
+    "recruitment": gettext_lazy("a recruitment"), "roles_swapped": gettext_lazy("tokens swapped"),
+    "swap_declined": gettext_lazy("no token swap"), "leader_tie": gettext_lazy("the Leader breaks a tie"),
+    "leader_picked": gettext_lazy("the Leader's choice"), "leader_passed": gettext_lazy("the Leader passes"),
+    "window_opened": gettext_lazy("a moment to react"), "window_closed": gettext_lazy("the moment is over"),
+    "struck": gettext_lazy("the mafia struck"), "condemned": gettext_lazy("voted out"),
+    "no_lynch": gettext_lazy("nobody voted out"), "new_gang_meeting": gettext_lazy("the New Gang met"),
     # Mrakošlapi
     "cards": gettext_lazy("a hand dealt"), "night_start": gettext_lazy("night falls"),
     "night_prompts": gettext_lazy("night's questions"), "night_done": gettext_lazy("night choices confirmed"),

@@ -30,9 +30,16 @@ NAMES = ["Alexandra", "Bartholomew", "Christina", "Dominik", "Evangeline", "Ferd
 PER_RULESET = 3   # the fullest states of each ruleset, each of another phase
 
 
-def fullest_states(ruleset) -> list[tuple[dict, int]]:
+# GRANNA's extended version at its fullest (issue 18): every action card chosen and the New Gang,
+# so the TV shows the cards played, the badges on a roster of 21 and the reaction windows.
+EXTRA = {"granna": {"action_cards": True, "new_gang": True,
+                    **{option.key: True for option in registry.get("granna").options() if option.key.startswith("card_")}}}
+
+
+def fullest_states(ruleset, extra: dict | None = None) -> list[tuple[dict, int]]:
     """(state, players) of the running states whose TV shows the most text, one per phase."""
-    options = {**resolve_options(ruleset, option_combinations(ruleset)[-1]), "moments": False, "briefing": False}
+    options = {**resolve_options(ruleset, {**option_combinations(ruleset)[-1], **(extra or {})}),
+               "moments": False, "briefing": False}
     players = ruleset.max_players
     best: dict[str, tuple[int, dict]] = {}
     for seed in range(2):
@@ -68,8 +75,9 @@ def test_the_fullest_screen_of_every_ruleset_fits_both_tvs(live_daphne, browser,
     room.players.update(connections=1)
     everyone = list(room.players.all())
     checked = 0
-    for ruleset in registry.all():
-        for state, players in fullest_states(ruleset):
+    plays = [(ruleset, None) for ruleset in registry.all()] + [(registry.get(slug), extra) for slug, extra in EXTRA.items()]
+    for ruleset, extra in plays:
+        for state, players in fullest_states(ruleset, extra):
             version = show(room, ruleset, state, everyone[:players])
             # Written here, not by the server: its screens would hear of it at their next periodic
             # sync; a reload shows it now.
@@ -77,6 +85,6 @@ def test_the_fullest_screen_of_every_ruleset_fits_both_tvs(live_daphne, browser,
                 page.reload()
             tv.wait_for_function("v => +document.querySelector('#sv').dataset.v >= v", arg=version)
             expect(tv.locator("#tv-main")).to_have_class(re.compile(r"\bplaying\b"))
-            check_stages([tv, twin], f"fullest-{ruleset.slug}-{state.get('phase')}", output_dir)
+            check_stages([tv, twin], f"fullest-{ruleset.slug}{'-cards' if extra else ''}-{state.get('phase')}", output_dir)
             checked += 1
-    assert checked >= 2 * len(registry.all())
+    assert checked >= 2 * len(plays)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from .. import FormError, Maybe, button_action, form_seat
+from .. import FormError, Maybe, button_action, form_seat, text
 from .words import SKIP_LABELS
 from .context import TARGET_ACTIONS
 
@@ -16,6 +16,8 @@ BUTTONS = {
     **{kind: {"target": form_seat} for kind in TARGET_ACTIONS},
     "vote": {"target": form_seat, "double": Maybe(bool)},
     **{kind: {} for kind in SKIP_LABELS},
+    # an action card (rules B.3.4): which, and whom it names if it names one
+    "play_card": {"card": text, "target": Maybe(form_seat)},
 }
 
 

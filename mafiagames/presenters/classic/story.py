@@ -8,7 +8,9 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from .. import names_of, story_line, story_step
-from .words import CAUSES, KIDS, KIDS_CAUSES, TEAM_NAMES, role_name, words
+from engines.classic import cards as C
+
+from .words import CAUSES, KIDS, KIDS_CAUSES, TEAM_NAMES, card_name, role_name, words
 
 NIGHT_DEATHS = {"night", "small_rule_agent"}   # causes of death that belong to a night
 
@@ -50,7 +52,9 @@ def _heading(key: tuple) -> str:
 
 def _when(kind: str, data: dict, round_: int) -> tuple:
     """Which step an event belongs to: the night or the day of its round."""
-    if kind in ("checked", "healed", "victim_chosen", "swap_cast") or (
+    if kind in ("cards_dealt", "roles_swapped", "swap_declined") or (kind == "card_played" and data["round"] == 0):
+        return "who", 0     # the action cards are dealt, the Leader and the Role Swap shown, before night 1
+    if kind in ("checked", "healed", "victim_chosen", "swap_cast", "recruited", "new_gang_meeting") or (
             kind == "eliminated" and data["cause"] in NIGHT_DEATHS):
         return "night", data.get("round", round_)
     return "day", data.get("round", round_)
@@ -75,7 +79,7 @@ def _line(kind: str, data: dict, table: dict, names: list[str]) -> dict | None:
                 else _("Heal: %(doctor)s → %(target)s."))
         return story_line(text % {"doctor": n[data["doctor"]], "target": n[data["target"]]},
                           data["doctor"], data["target"])
-    if kind == "victim_chosen":
+    if kind == "victim_chosen" and data["victim"] is not None:   # (None: the cards protected everyone left)
         team = TEAM_NAMES[words(table)]["mafia"]
         text = (_("%(team)s chose: %(name)s (by lot).") if data["how"] == "random"
                 else _("%(team)s chose: %(name)s.")) % {"team": team, "name": n[data["victim"]]}
@@ -96,7 +100,55 @@ def _line(kind: str, data: dict, table: dict, names: list[str]) -> dict | None:
     if kind == "coin":
         return story_line(_("Tied: %(among)s. The coin decided: %(name)s.") % {
             "among": names_of(data["among"], n), "name": n[data["seat"]]}, data["seat"])
+    if kind in CARD_EVENTS:
+        return CARD_EVENTS[kind](data, n)
     if kind == "shot":
         return story_line(_("Shot: %(shooter)s → %(target)s.") % {
             "shooter": n[data["shooter"]], "target": n[data["target"]]}, data["shooter"], data["target"])
     return None
+
+
+# The action cards' events (rules B.3.4, B.3.5): every card dealt, each one played, a save, a
+# recruitment, the Role Swap, the New Gang's meeting, the Leader's choice.
+def _dealt(data: dict, n: list[str]) -> dict:
+    seats = [seat for seat, card in enumerate(data["cards"]) if card != C.NEUTRAL]
+    text = ", ".join(f"{n[seat]} — {card_name(data['cards'][seat])}" for seat in seats)
+    return story_line(_("Action cards: %(cards)s.") % {"cards": text or _("only neutral cards")}, *seats)
+
+
+def _played(data: dict, n: list[str]) -> dict | None:
+    if data["card"] in (C.VEST, C.BANDAGE, C.ROLE_SWAP):
+        return None     # the save tells it (card_save), and the swap (roles_swapped, swap_declined)
+    if data.get("target") is not None:
+        return story_line(_("%(card)s: %(name)s → %(target)s.") % {
+            "card": card_name(data["card"]), "name": n[data["seat"]], "target": n[data["target"]]},
+            data["seat"], data["target"])
+    return story_line(_("%(card)s: %(name)s.") % {"card": card_name(data["card"]), "name": n[data["seat"]]},
+                      data["seat"])
+
+
+def _saved(data: dict, n: list[str]) -> dict:
+    if data["by"] == data["seat"]:
+        return story_line(_("%(card)s: %(name)s survives.") % {"card": card_name(data["card"]), "name": n[data["seat"]]},
+                          data["seat"])
+    return story_line(_("%(card)s: %(by)s → %(name)s, saved.") % {
+        "card": card_name(data["card"]), "by": n[data["by"]], "name": n[data["seat"]]}, data["by"], data["seat"])
+
+
+CARD_EVENTS = {
+    "cards_dealt": _dealt,
+    "card_played": _played,
+    "card_save": _saved,
+    "recruited": lambda data, n: story_line(_("%(card)s: %(name)s → %(target)s.") % {
+        "card": card_name(C.RECRUITMENT), "name": n[data["seat"]], "target": n[data["recruit"]]},
+        data["seat"], data["recruit"]),
+    "roles_swapped": lambda data, n: story_line(_("%(card)s: %(name)s ↔ %(target)s.") % {
+        "card": card_name(C.ROLE_SWAP), "name": n[data["seat"]], "target": n[data["target"]]},
+        data["seat"], data["target"]),
+    "swap_declined": lambda data, n: story_line(_("%(card)s: %(name)s.") % {
+        "card": card_name(C.ROLE_SWAP), "name": n[data["seat"]]}, data["seat"]),
+    "new_gang_meeting": lambda data, n: story_line(_("The New Gang met: %(names)s.") % {
+        "names": names_of(data["members"], n)}, *data["members"]),
+    "leader_picked": lambda data, n: story_line(_("The Leader's choice: %(name)s → %(target)s.") % {
+        "name": n[data["seat"]], "target": n[data["target"]]}, data["seat"], data["target"]),
+}

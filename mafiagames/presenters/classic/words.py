@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy, ngettext
 
+from engines.classic import cards as C
 from engines.classic.table import MAFIA_STEP, NIGHT_STEPS
 
 from .. import COMMON_ERRORS, LESSON_TITLES, fill, moment_part, slide
+from . import cards as card_words
 
 
 GRANNA, POLISH, KIDS = "granna", "mafia_pl", "kids"
@@ -75,6 +77,10 @@ PHASE_TITLES = {
     "re_discussion": gettext_lazy("A tie: talk once more"),
     "re_vote": gettext_lazy("Re-vote"),
     "game_over": gettext_lazy("Game over"),
+    # GRANNA's extended version (rules B.3.4); a card window's heading is its own (cards.WINDOW_TITLES)
+    "new_gang": gettext_lazy("Night"),
+    "role_swap": gettext_lazy("Role Swap"),
+    "leader_pick": gettext_lazy("The Leader decides"),
 }
 
 
@@ -84,6 +90,7 @@ STEP_NAMES = {
     "mafia": {GRANNA: gettext_lazy("The mafia is awake"), POLISH: gettext_lazy("The gang is awake"),
               KIDS: gettext_lazy("The Rascals are awake")},
     "wizard": gettext_lazy("The wizard is awake"),
+    "new_gang": gettext_lazy("The New Gang meets"),
 }
 
 
@@ -96,21 +103,24 @@ CAUSES = {
     "last_shot": gettext_lazy("shot"),
     "small_rule_agent": gettext_lazy("caught at night"),
     "removed": gettext_lazy("removed from the game"),
+    "corner_shot": gettext_lazy("shot from around the corner"),
 }
 
 
 KIDS_CAUSES = {"night": gettext_lazy("caught at night"), "lynch": gettext_lazy("voted out"),
                "last_shot": gettext_lazy("caught"), "small_rule_agent": gettext_lazy("caught at night"),
-               "removed": gettext_lazy("removed from the game")}
+               "removed": gettext_lazy("removed from the game"), "corner_shot": gettext_lazy("caught")}
 
 
 REASONS = {
     GRANNA: {"mafia_eliminated": gettext_lazy("Every Mafioso is out."),
-             "police_eliminated": gettext_lazy("No Policeman and no Agent is left standing.")},
+             "police_eliminated": gettext_lazy("No Policeman and no Agent is left standing."),
+             "last_force": gettext_lazy("Only one side is left standing.")},
     POLISH: {"mafia_eliminated": gettext_lazy("The whole gang is behind bars."),
              "police_eliminated": gettext_lazy("No officer is left standing.")},
     KIDS: {"mafia_eliminated": gettext_lazy("Every Rascal is caught."),
-           "police_eliminated": gettext_lazy("No Cadet is left.")},
+           "police_eliminated": gettext_lazy("No Cadet is left."),
+           "last_force": gettext_lazy("Only one side is left standing.")},
 }
 
 
@@ -225,10 +235,52 @@ LINES = {
         POLISH: gettext_lazy("No officer is left standing — the mafia wins!"),
         KIDS: gettext_lazy("No Cadet is left — the Rascals win!"),
     },
+    # GRANNA's extended version: the action cards (rules B.3.4, B.3.5; rules B.4's narration table).
+    ("cards_dealt", None): gettext_lazy("Action cards in this game: %(box)s. The rest are neutral. Everyone has one "
+                                        "card — look at it in secret."),
+    ("leader_shown", None): gettext_lazy("The Leader: %(seat)s. Votes start with them, and they break ties."),
+    ("role_swap", None): gettext_lazy("The Role Swap: %(seat)s may swap tokens with one player before the night."),
+    ("swap_declined", None): gettext_lazy("%(seat)s keeps their token."),
+    ("roles_swapped", None): gettext_lazy("Role Swap: %(seat)s ↔ %(target)s. Both of you, look at your new token."),
+    ("new_gang_step", None): gettext_lazy("Members of the New Gang, open your eyes and remember each other. Close "
+                                          "your eyes."),
+    ("recruitment", None): {
+        GRANNA: gettext_lazy("A recruitment is under way… someone is being woken to join the Family."),
+        KIDS: gettext_lazy("A recruitment is under way… someone is being woken to join the Rascals."),
+    },
+    ("struck", None): {
+        GRANNA: gettext_lazy("The Mafia's target: %(seat)s…"),
+        KIDS: gettext_lazy("The Rascals' target: %(seat)s…"),
+    },
+    ("condemned", None): gettext_lazy("Voted out: %(seat)s…"),
+    ("window_dawn", None): gettext_lazy("%(seconds)s seconds to play a Bulletproof Vest or a Bandage."),
+    ("window_lynch", None): gettext_lazy("%(seconds)s seconds to play a Bulletproof Vest or a Bandage."),
+    ("window_day_start", None): gettext_lazy("The day begins: %(seconds)s seconds for Arrest and Capture."),
+    ("window_day_end", None): gettext_lazy("The day ends: %(seconds)s seconds for Wiretap, Hideout, Safe-Conduct "
+                                           "Letter and Shot from Around the Corner."),
+    ("window_last_shot", None): gettext_lazy("%(seat)s: %(seconds)s seconds to play a Last Shot."),
+    ("saved_by_vest", None): gettext_lazy("%(seat)s is wearing a vest and survives!"),
+    ("saved_by_bandage", None): gettext_lazy("Bandage: %(by)s → %(seat)s. Saved!"),
+    ("arrest_played", None): gettext_lazy("Arrest: %(seat)s. Nobody may vote for them today."),
+    ("capture_played", None): gettext_lazy("Capture: %(seat)s → %(target)s. %(target)s does not vote today."),
+    ("wiretap_played", None): gettext_lazy("Wiretap: %(seat)s. Nobody can kill them or vote for them next round."),
+    ("hideout_played", None): gettext_lazy("Hideout: %(seat)s. Nobody can kill them or vote for them next round."),
+    ("safe_conduct_played", None): gettext_lazy("Safe-Conduct Letter: %(seat)s. Nobody may pick them next night."),
+    ("corner_shot", None): gettext_lazy("Shot from Around the Corner: %(shooter)s → %(seat)s. %(seat)s is out — "
+                                        "%(role)s."),
+    ("leader_tie", None): gettext_lazy("A tie: %(seats)s. The Leader, %(seat)s, decides who goes."),
+    ("leader_picked", None): gettext_lazy("The Leader, %(seat)s, chooses: %(target)s."),
+    ("leader_passed", None): gettext_lazy("The Leader card passes on. The Leader now: %(seat)s."),
+    ("new_gang_shown", None): gettext_lazy("New Gang: %(seat)s."),
+    ("no_lynch", None): gettext_lazy("Nobody can be voted out today."),
+    ("new_gang_win", None): {
+        GRANNA: gettext_lazy("Only the New Gang is left. The New Gang takes the town!"),
+        KIDS: gettext_lazy("Only the New Gang is left — the New Gang wins!"),
+    },
 }
 
 
-SEAT_PARAMS = {"seat", "shooter"}
+SEAT_PARAMS = {"seat", "shooter", "by", "target"}
 
 
 SEATS_PARAMS = {"seats", "ballot"}
@@ -286,9 +338,24 @@ def narrate(item: dict, names: list[str], view: dict) -> str:
             params[key] = role_name(view, value)
         elif key == "roles":
             params[key] = _roles_text(view, value)
+        elif key == "box" and isinstance(value, list):
+            params[key] = ", ".join(str(card_words.CARD_NAMES.get(card, card)) for card in value)
         else:
             params[key] = value
     return fill(line, params)
+
+
+def card_name(card: str | None) -> str:
+    """An action card's name (cards.py; rules B.3.4)."""
+    return str(card_words.CARD_NAMES.get(card, "")) if card else ""
+
+
+def card_help(view: dict, card: str) -> str:
+    """What an action card does and whose tokens may use it (the symbols printed on it), in the
+    words of the table."""
+    roles = [role for role in ("policeman", "mafioso", "agent") if role in C.USABLE_BY[card]]
+    usable = fill(card_words.USABLE_BY, {"roles": ", ".join(role_name(view, role) for role in roles)}) if roles else ""
+    return " ".join(text for text in (str(card_words.CARD_EFFECTS[card]), usable) if text)
 
 
 def role_text(view: dict) -> str:
@@ -366,7 +433,19 @@ def how_to_play(ruleset: str, options: dict) -> list[dict]:
         slide(LESSON_TITLES["day"], tiles=[(PHASE_TITLES[phase], text) for phase, text in day]),
         slide(LESSON_TITLES["end"], tiles=[(teams["police"], reasons["mafia_eliminated"]),
                                            (teams["mafia"], reasons["police_eliminated"])]),
+        *_cards_slide(view, options),
     ]
+
+
+def _cards_slide(view: dict, options: dict) -> list[dict]:
+    """With the action cards (rules B.3.4): the cards the host chose, each with what it does."""
+    if not options.get("action_cards"):
+        return []
+    cards = [card for card in C.SINGLE_CARDS if options.get(C.card_option(card))]
+    if options.get("new_gang"):
+        cards.append(C.NEW_GANG)
+    return [slide(LESSON_TITLES["cards"], [card_words.OPTION_LABELS["action_cards"][1]],
+                  [(card_name(card), card_help(view, card)) for card in cards])]
 
 
 SKIP_LABELS = {
@@ -374,6 +453,7 @@ SKIP_LABELS = {
     "skip_heal": gettext_lazy("Heal nobody tonight"),
     "skip_swap": gettext_lazy("No spell tonight"),
     "skip_last_shot": gettext_lazy("Don't shoot"),
+    "decline_swap": gettext_lazy("Keep my token"),
     # a sleeper's (or a mafioso's) quiet button at night: the shape of "No check tonight"
     "nothing": gettext_lazy("Nobody tonight"),
 }
@@ -381,8 +461,11 @@ SKIP_LABELS = {
 
 # The host's settings fold these under "Advanced": the clocks, the ghosts' view and the
 # children's versions (a host who wants them looks for them; the rest fits one TV screen).
+# The action cards' choice of cards and their clock, too (cards.py): the host switches the extended
+# version on in the main list and finds its cards here.
 ADVANCED_OPTIONS = frozenset({"deadline_seconds", "night_seconds", "discussion_minutes", "ghost_view",
-                              "kids_no_agent", "kids_last_shot_all", "kids_single_vote", "kids_retheme"})
+                              "kids_no_agent", "kids_last_shot_all", "kids_single_vote", "kids_retheme",
+                              *card_words.ADVANCED_OPTIONS})
 
 OPTION_LABELS = {
     "small_game_rule": (gettext_lazy("Small-game rule (6–7 players)"),
@@ -422,6 +505,7 @@ OPTION_LABELS = {
                       gettext_lazy("Every night step lasts at least this long, so nobody learns who was "
                                    "awake.")),
     "discussion_minutes": (gettext_lazy("Discussion timer"), gettext_lazy("The host can end it sooner.")),
+    **card_words.OPTION_LABELS,
 }
 
 
@@ -429,6 +513,7 @@ OPTION_CHOICES = {
     # seconds read the same in English and Czech
     "deadline_seconds": {seconds: f"{seconds} s" for seconds in ("30", "60", "90", "120")},
     "night_seconds": {seconds: f"{seconds} s" for seconds in ("5", "8", "12")},
+    "window_seconds": {seconds: f"{seconds} s" for seconds in ("8", "10", "15", "20")},
     "agent_sees": {"team": gettext_lazy("Gangster or policeman"), "card": gettext_lazy("The exact card")},
     "arrest_scope": {"heard": gettext_lazy("Only the players heard"), "anyone": gettext_lazy("Any living player")},
     "discussion_minutes": {"off": gettext_lazy("None: the host ends it"), "2": gettext_lazy("2 min"),
