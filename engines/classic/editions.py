@@ -116,7 +116,7 @@ class Edition:
     options: tuple[Option, ...]
     # Rules this edition fixes (not offered to hosts), over ALL_RULES_DEFAULTS.
     fixed: dict[str, Any] = field(default_factory=dict)
-    # Rules ``setup`` also takes, not (yet) offered to hosts (EXTENDED_OPTIONS).
+    # Rules ``setup`` takes besides the offered ones (none today: GRANNA offers EXTENDED_OPTIONS).
     extended: tuple[Option, ...] = ()
 
     def rules(self, options: dict) -> dict:

@@ -215,12 +215,15 @@ def test_new_gang_goes_in_from_fourteen_players_and_counts_three():
     assert big["cards"]["box"].count(C.NEW_GANG) == 3 and len(big["cards"]["box"]) == 4
 
 
-def test_the_extended_options_are_not_offered_to_hosts_yet():
-    ruleset = registry.get(GRANNA)
-    keys = {option.key for option in ruleset.options()}
-    assert "action_cards" not in keys and "new_gang" not in keys
-    with pytest.raises(ValueError):
-        resolve_options(ruleset, {"action_cards": True})
+def test_the_extended_version_is_offered_to_grannas_hosts_under_action_cards():
+    """Rules B.3.4: the host picks the cards; each card, the New Gang and the window's length
+    are offered only under ``action_cards``; the Polish edition has no action cards."""
+    options = {option.key: option for option in registry.get(GRANNA).options()}
+    assert options["action_cards"].default is False
+    dependent = ["new_gang", "window_seconds", *(C.card_option(card) for card in C.SINGLE_CARDS)]
+    assert all(options[key].requires == "action_cards" for key in dependent)
+    assert {card for card in C.SINGLE_CARDS if options[C.card_option(card)].default} == C.RECOMMENDED
+    assert "action_cards" not in {option.key for option in registry.get("mafia_pl").options()}
     with pytest.raises(ValueError):
         registry.engine(GRANNA).setup(12, extended_options(window_seconds="7"), 1)
 
