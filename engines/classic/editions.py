@@ -116,8 +116,6 @@ class Edition:
     options: tuple[Option, ...]
     # Rules this edition fixes (not offered to hosts), over ALL_RULES_DEFAULTS.
     fixed: dict[str, Any] = field(default_factory=dict)
-    # Rules ``setup`` takes besides the offered ones (none today: GRANNA offers EXTENDED_OPTIONS).
-    extended: tuple[Option, ...] = ()
 
     def rules(self, options: dict) -> dict:
         """Every rule key: the host's options over the edition's fixed values."""

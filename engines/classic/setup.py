@@ -68,7 +68,7 @@ def setup(edition: Edition, players: int, options: dict, seed: int,
     if type(players) is not int or not edition.min_players <= players <= edition.max_players:
         raise ValueError(f"{edition.title} needs {edition.min_players} to "
                          f"{edition.max_players} players, not {players!r}")
-    options = _checked_options(edition, options)
+    options = checked_options(edition.options, options, edition.title)
     rules = edition.rules(options)
     deal = _checked_deal(players, rules, deal or {})
     # A forced deal is what the chance kit draws instead (engines/chance.py): the roles are the
@@ -87,21 +87,6 @@ def setup(edition: Edition, players: int, options: dict, seed: int,
     if not (rules["action_cards"] and _begin_role_swap(state, events)):
         _begin_night(state, events)
     return Result(state, events)
-
-
-def _checked_options(edition: Edition, options: dict) -> dict:
-    """The host's options (exactly the edition's), and the extended version's rules a test or
-    tool gave besides them (editions.EXTENDED_OPTIONS; the others at their defaults, and none
-    kept when none was given, so a game without them is stored as before)."""
-    if not isinstance(options, dict):
-        raise ValueError(f"{edition.title} options must be a dict")
-    extra_keys = {option.key for option in edition.extended}
-    offered = checked_options(edition.options, {k: v for k, v in options.items() if k not in extra_keys},
-                              edition.title)
-    extra = {k: v for k, v in options.items() if k in extra_keys}
-    if not extra:
-        return offered
-    return {**offered, **checked_options(edition.extended, extra, edition.title, defaults=True)}
 
 
 def _deal_action_cards(state: State, events: list, rules: dict, forced: list[str] | None) -> None:
