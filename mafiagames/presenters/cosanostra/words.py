@@ -1,0 +1,479 @@
+"""Cosa Nostra: the words — every translated table (families, ranks, squares, the 32 cards and
+what they do, narration and history lines, refusals, options) and the sentences made of them.
+One place for each word; the context (``context.py``), the forms (``forms.py``) and the story
+(``story.py``) use them.  Seats become names and colours here, amounts "D" (donaro).
+
+The game is a faithful-in-spirit adaptation of the board game "Questa guerra è cosa nostra":
+where the rulebook is silent the rules are ours (docs/rules/cosanostra.md marks them [P]); the
+lobby says so in the title, the options' help and the first slide of "How to play".
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+
+from engines.cosanostra import board
+
+from .. import COMMON_ERRORS, LESSON_TITLES, fill, moment_part, seconds, slide
+
+TITLES = {"cosanostra": gettext_lazy("Cosa Nostra (our adaptation)")}
+
+HOST_MOVES: dict = {}   # the host has only the common proxy and removal (docs/rules/cosanostra.md §12)
+
+# --- families, ranks, squares (rules §2–§5) ------------------------------------------------------
+
+COLOUR_NAMES = {
+    "BLUE": pgettext_lazy("family colour", "Blue"), "GREEN": pgettext_lazy("family colour", "Green"),
+    "YELLOW": pgettext_lazy("family colour", "Yellow"), "PURPLE": pgettext_lazy("family colour", "Purple"),
+    "WHITE": pgettext_lazy("colour die", "White"), "BLACK": pgettext_lazy("colour die", "Black"),
+}
+
+RANK_NAMES = {"MAFIOSO": gettext_lazy("Mafioso"), "CAPIREGIME": gettext_lazy("Capiregime"), "CAPO": gettext_lazy("Capo")}
+
+# How far each rank may bend the roll (rules §5), in words for the phone and the lesson.
+RANK_HELP = {
+    "MAFIOSO": gettext_lazy("0–2 tiles: you may move up to 2 more or fewer than you rolled."),
+    "CAPIREGIME": gettext_lazy("3–6 tiles: you may move 1 more or fewer than you rolled."),
+    "CAPO": gettext_lazy("7 tiles or more: you move exactly what you rolled."),
+}
+
+SQUARE_KINDS = {
+    "START": pgettext_lazy("square", "Start"), "BANK": pgettext_lazy("square", "Bank"),
+    "FORTUNA": pgettext_lazy("square", "Fortuna"), "POLICE": pgettext_lazy("square", "Police station"),
+    "ARMS": pgettext_lazy("square", "Arms shop"), "SPICL": pgettext_lazy("square", "Špicl"),
+    "SPORTS": pgettext_lazy("square", "Sports club"), "CASINO": pgettext_lazy("square", "Casino"),
+    "PROBLEM": pgettext_lazy("square", "Problem"), "BIG_CITY": pgettext_lazy("square", "Big city"),
+    "YAKUZA": pgettext_lazy("square", "Yakuza"), "FEDERAL": pgettext_lazy("square", "Federal agent"),
+}
+
+# What stopping on each square does (rules §6), short: the lesson's tiles and the phone's "?".
+SQUARE_HELP = {
+    "START": gettext_lazy("Pass or stop here: +4000 D."),
+    "BANK": gettext_lazy("Neutral: collect by rank. Yours: +3000 D. Another family's: pay its owner."),
+    "FORTUNA": gettext_lazy("Roll the die: odd draws a black card, even a red one."),
+    "POLICE": gettext_lazy("Neutral: pay a bribe by rank. Controlled by another family: pay it double."),
+    "ARMS": gettext_lazy("Neutral: collect by rank. Yours: +5000 D. Another family's: pay its owner."),
+    "SPICL": gettext_lazy("You may pay 400 D for a red card."),
+    "SPORTS": gettext_lazy("You may hire one picciotto for 1000 D."),
+    "CASINO": gettext_lazy("Neutral: collect by rank. Yours: +2000 D. Another family's: pay its owner."),
+    "PROBLEM": gettext_lazy("Draw a black card."),
+    "BIG_CITY": gettext_lazy("Collect 200 D for each of your tiles."),
+    "YAKUZA": gettext_lazy("You may pay 2000 D to remove any picciotto from the city."),
+    "FEDERAL": gettext_lazy("Federal ban: no buying, hiring or moving picciotti for this and 3 more turns."),
+}
+
+GATE_NAMES = {"N": pgettext_lazy("gate", "North"), "E": pgettext_lazy("gate", "East"),
+              "S": pgettext_lazy("gate", "South"), "W": pgettext_lazy("gate", "West")}
+
+
+def colour_name(seat: int) -> str:
+    return str(COLOUR_NAMES[board.COLOURS[seat]])
+
+
+def family(seat: int | None, names: list[str]) -> str:
+    """A family as the table calls it: its player and colour ("Alice (Blue)"); the bank for None."""
+    if seat is None:
+        return str(_("the bank"))
+    return _("%(name)s (%(colour)s)") % {"name": names[seat], "colour": colour_name(seat)}
+
+
+def square_name(square: int) -> str:
+    """A ring square in words: its kind, and its number for a business ("Bank 2")."""
+    kind, business = board.RING[square]
+    if business is None:
+        return str(SQUARE_KINDS[kind])
+    return _("%(kind)s %(n)s") % {"kind": SQUARE_KINDS[kind], "n": business[1:]}
+
+
+def money(amount: int | None) -> str:
+    return "?" if amount is None else _("%(amount)s D") % {"amount": f"{amount:,}".replace(",", " ")}
+
+
+def gate_or_cell(where) -> str:
+    return str(_("the gate")) if where == "gate" else str(where)
+
+
+# --- the cards (rules §11.3: our 24 + 24) ---------------------------------------------------------
+
+CARD_NAMES = {
+    "R01": gettext_lazy("Police dossier"), "R02": gettext_lazy("Bribed bank director"),
+    "R03": gettext_lazy("Arms dealer on the payroll"), "R04": gettext_lazy("The bodyguard's betrayal"),
+    "R05": gettext_lazy("Smuggled shipment"), "R06": gettext_lazy("Protection racket"),
+    "R07": gettext_lazy("The laundromat"), "R08": gettext_lazy("Cousin from Palermo"),
+    "R09": gettext_lazy("A councillor in your pocket"), "R10": gettext_lazy("Fast car"),
+    "R11": gettext_lazy("Night run"), "R12": gettext_lazy("The lawyer"), "R13": gettext_lazy("Alibi"),
+    "R14": gettext_lazy("Swiss account"), "R15": gettext_lazy("Yakuza contact"),
+    "R16": gettext_lazy("Friend of the family"),
+    "B01": gettext_lazy("Police raid"), "B02": gettext_lazy("The informer"), "B03": gettext_lazy("Internal affairs"),
+    "B04": gettext_lazy("Feds on your tail"), "B05": gettext_lazy("Lost shipment"), "B06": gettext_lazy("Road works"),
+    "B07": gettext_lazy("Turf war"), "B08": gettext_lazy("Funeral"), "B09": gettext_lazy("Hush money"),
+    "B10": gettext_lazy("Under surveillance"), "B11": gettext_lazy("Loan shark"), "B12": gettext_lazy("Arson"),
+    "B13": gettext_lazy("Summoned for questioning"), "B14": gettext_lazy("Vendetta"),
+    "B15": gettext_lazy("The councillor's cut"), "B16": gettext_lazy("Closed by the inspector"),
+}
+
+CARD_HELP = {
+    "R01": gettext_lazy("Take control of a neutral police station; the card lies there."),
+    "R02": gettext_lazy("Take a neutral bank free, or another family's for 4000 D; the card protects it."),
+    "R03": gettext_lazy("Take a neutral arms shop free, or another family's for 6000 D; the card protects it."),
+    "R04": gettext_lazy("Take a protected tile next to your territory: its picciotto leaves, no tax."),
+    "R05": gettext_lazy("Collect 3000 D from the bank."),
+    "R06": gettext_lazy("Every other family pays you 500 D."),
+    "R07": gettext_lazy("Collect 1000 D per business you control (at most 5000 D)."),
+    "R08": gettext_lazy("A free picciotto on your gate."),
+    "R09": gettext_lazy("A free tile on an empty cell next to your territory."),
+    "R10": gettext_lazy("Before rolling: do not roll, move 1 to 6 squares."),
+    "R11": gettext_lazy("One picciotto may take up to 3 steps this turn."),
+    "R12": gettext_lazy("Armed: cancels the next black card you draw."),
+    "R13": gettext_lazy("Armed: you pay nothing at a police station once."),
+    "R14": gettext_lazy("Armed: you pay nothing when the city tax strikes."),
+    "R15": gettext_lazy("Remove any one picciotto from the city, free."),
+    "R16": gettext_lazy("Another family's business becomes friendly to you: you pay nothing there."),
+    "B01": gettext_lazy("Pay the bank 1000 / 2000 / 3000 D by rank."),
+    "B02": gettext_lazy("One of your picciotti goes back to the supply; none: pay 1000 D."),
+    "B03": gettext_lazy("Lose a police station you control; none: pay 1000 D."),
+    "B04": gettext_lazy("Federal ban, from now."),
+    "B05": gettext_lazy("Pay the bank 2000 D."),
+    "B06": gettext_lazy("Pay the bank 200 D per tile you own."),
+    "B07": gettext_lazy("Lose an unprotected tile of yours that borders another family's."),
+    "B08": gettext_lazy("Pay the bank 500 D per picciotto you have."),
+    "B09": gettext_lazy("Pay every other family 500 D."),
+    "B10": gettext_lazy("Pay double at police stations until you pass Start."),
+    "B11": gettext_lazy("Pay the bank 500 D at the start of each of your next 3 turns."),
+    "B12": gettext_lazy("A business of yours without a card becomes neutral; none: pay 1000 D."),
+    "B13": gettext_lazy("Go forward to the next police station and pay there."),
+    "B14": gettext_lazy("Roll the colour die: pay 1000 D to that family, the bank, or one you pick."),
+    "B15": gettext_lazy("Pay 1000 D to the family with the most tiles (or the bank if that is you)."),
+    "B16": gettext_lazy("A business of yours is closed until you pass Start; none: pay 500 D."),
+}
+
+# Red cards a phone arms to fire by themselves (rules §11.2 REACTION).
+REACTIONS = frozenset({"R12", "R13", "R14"})
+
+TIMING = {
+    "ACTION": gettext_lazy("Play it in your own turn, after you moved."),
+    "BEFORE_ROLL": gettext_lazy("Play it instead of rolling."),
+    "REACTION": gettext_lazy("Arm it: it fires by itself when its moment comes."),
+}
+
+
+def card_timing(code: str) -> str:
+    if code in REACTIONS:
+        return "REACTION"
+    return "BEFORE_ROLL" if code == "R10" else "ACTION"
+
+
+def card_name(code: str) -> str:
+    return str(CARD_NAMES.get(code, ""))
+
+
+def card_code(card_id: str) -> str:
+    """A card instance's code ("R05-1" → "R05", interface)."""
+    return card_id.split("-")[0]
+
+
+# --- phases --------------------------------------------------------------------------------------
+
+PHASE_TITLES = {
+    "gates": gettext_lazy("Choosing the gates"),
+    "before_roll": gettext_lazy("Time to roll"),
+    "choose_move": gettext_lazy("Where to stop"),
+    "offer": gettext_lazy("An offer on the square"),
+    "choose": gettext_lazy("A black card asks a choice"),
+    "action": gettext_lazy("Buy, hire, move, attack"),
+    "liquidation": gettext_lazy("Paying a debt"),
+    "over": gettext_lazy("Game over"),
+}
+
+OFFER_ASKS = {
+    "SPICL": gettext_lazy("Pay 400 D for a red card?"),
+    "SPORTS": gettext_lazy("Hire a picciotto for 1000 D? It waits on your gate."),
+    "YAKUZA": gettext_lazy("Pay 2000 D to remove a picciotto? Tap its cell."),
+}
+
+CHOOSE_ASKS = {
+    "B02": gettext_lazy("Which of your picciotti goes back to the supply?"),
+    "B03": gettext_lazy("Which police station do you lose?"),
+    "B07": gettext_lazy("Which tile do you lose?"),
+    "B12": gettext_lazy("Which business burns?"),
+    "B14": gettext_lazy("White: whom do you pay 1000 D?"),
+    "B16": gettext_lazy("Which business is closed?"),
+}
+
+REASONS = {
+    "four_sides": gettext_lazy("Their territory links all four sides of the city."),
+    "full_map": gettext_lazy("The city is full: the most tiles win."),
+    "bankruptcy": gettext_lazy("A family went bankrupt: the greatest power over the city wins."),
+    "rounds": gettext_lazy("The last round is over: the most tiles win."),
+}
+
+
+# --- narration and history (what the engine says and keeps, in codes: interface, history) ------
+
+# Params naming a seat become its family ("Alice (Blue)"); a square its name; a card its name;
+# an amount its "D"; a colour (the colour die) its word.
+LINES = {
+    # setup and turns (rules §4, §12)
+    "start_player": gettext_lazy("The colour die picks who starts: %(seat)s."),
+    "choose_gate": gettext_lazy("%(seat)s, choose your gate."),
+    "gate_chosen": gettext_lazy("%(seat)s takes the %(gate)s gate."),
+    "place_start": gettext_lazy("%(seat)s, place your starting tiles next to your gate."),
+    "start_placed": gettext_lazy("%(seat)s places a tile on %(cell)s."),
+    "turn": gettext_lazy("%(seat)s's turn: roll the die."),
+    "rolled": gettext_lazy("%(seat)s rolls %(die)s and may move %(lo)s to %(hi)s."),
+    "moved": gettext_lazy("%(seat)s moves %(steps)s to %(square)s."),
+    "fast_car": gettext_lazy("%(seat)s takes the fast car: %(steps)s squares."),
+    "passed_start": gettext_lazy("%(seat)s passes Start: +%(amount)s."),
+    "action": gettext_lazy("%(seat)s may buy, hire, move picciotti and attack."),
+    "turn_ended": gettext_lazy("%(seat)s ends the turn."),
+    "timeout": gettext_lazy("Time is up for %(seat)s."),
+    # money (rules §6, §9)
+    "paid": gettext_lazy("%(from)s pays %(to)s %(amount)s."),
+    "collected": gettext_lazy("%(seat)s collects %(amount)s."),
+    "liquidation": gettext_lazy("%(seat)s owes %(amount)s and must sell or deal."),
+    "sold_to_city": gettext_lazy("%(seat)s sells %(cell)s to the city."),
+    "city_tax": gettext_lazy("The bank is empty: the city tax takes half of everyone's cash!"),
+    "bankrupt": gettext_lazy("%(seat)s is bankrupt!"),
+    "removed": gettext_lazy("%(seat)s leaves the game."),
+    # the ring (rules §6)
+    "spicl": gettext_lazy("%(seat)s meets the Špicl."),
+    "sports": gettext_lazy("%(seat)s is at the sports club."),
+    "yakuza": gettext_lazy("%(seat)s meets the Yakuza."),
+    "offer_declined": gettext_lazy("%(seat)s says no."),
+    "spicl_bought": gettext_lazy("%(seat)s pays the Špicl and draws a red card."),
+    "yakuza_removed": gettext_lazy("The Yakuza removes the picciotto on %(cell)s."),
+    "federal": gettext_lazy("Federal ban on %(seat)s!"),
+    "fed_ban": gettext_lazy("Federal ban on %(seat)s!"),
+    # the city (rules §7, §8)
+    "bought_tile": gettext_lazy("%(seat)s buys %(cell)s."),
+    "bought_business": gettext_lazy("%(seat)s buys %(square)s."),
+    "hired": gettext_lazy("%(seat)s hires a picciotto."),
+    "stepped": gettext_lazy("%(seat)s's picciotto steps %(from)s → %(to)s."),
+    "captured": gettext_lazy("%(seat)s takes the empty cell %(cell)s."),
+    "attacked": gettext_lazy("%(seat)s attacks %(cell)s of %(victim)s!"),
+    # cards (rules §11)
+    "drew_red": gettext_lazy("%(seat)s draws a red card."),
+    "drew_black": gettext_lazy("%(seat)s draws a black card: %(card)s."),
+    "card_played": gettext_lazy("%(seat)s plays %(card)s."),
+    "card_cancelled": gettext_lazy("%(seat)s's lawyer cancels %(card)s."),
+    "choose": gettext_lazy("%(seat)s must choose for %(card)s."),
+    "colour_die": gettext_lazy("The colour die shows %(colour)s."),
+    "deck_empty": gettext_lazy("The deck is empty: no card."),
+    # trades (rules §13): the TV shows only completed deals
+    "trade_sent": gettext_lazy("%(from)s makes %(to)s an offer."),
+    "trade_done": gettext_lazy("Deal: %(from)s and %(to)s agree."),
+    "trade_declined": gettext_lazy("No deal between %(from)s and %(to)s."),
+    "deal": gettext_lazy("Deal: %(from)s gives %(gave)s; %(to)s gives %(took)s."),
+    # the end (rules §15)
+    "game_over": gettext_lazy("The game is over: %(winners)s."),
+    "winner": gettext_lazy("%(winners)s wins!"),
+}
+
+SEAT_PARAMS = {"seat", "from", "to", "by", "victim", "owner", "debtor", "creditor", "payer", "payee"}
+
+
+def goods_words(goods: dict | None) -> str:
+    """What one side of a deal hands over, in words: cash, tiles, businesses, red cards (a
+    count: rules §14, a completed deal shows no card's text)."""
+    goods = goods or {}
+    parts = []
+    if goods.get("cash"):
+        parts.append(money(goods["cash"]))
+    parts += [str(cell) for cell in goods.get("tiles") or []]
+    parts += [square_name(int(square)) for square in goods.get("businesses") or []]
+    cards = goods.get("red_cards") or []
+    count = cards if isinstance(cards, int) else len(cards)
+    if count:
+        parts.append(ngettext("%(n)s red card", "%(n)s red cards", count) % {"n": count})
+    return ", ".join(parts) or str(_("nothing"))
+
+
+def _params(raw: dict, names: list[str]) -> dict:
+    params = {}
+    for key, value in raw.items():
+        if key in SEAT_PARAMS and (value is None or isinstance(value, int)):
+            params[key] = family(value, names)
+        elif key == "square" and isinstance(value, int):
+            params[key] = square_name(value)
+        elif key == "card" and isinstance(value, str):
+            params[key] = card_name(card_code(value))
+        elif key == "amount" and isinstance(value, int):
+            params[key] = money(value)
+        elif key in ("colour", "gate"):
+            params[key] = str(COLOUR_NAMES.get(value, GATE_NAMES.get(value, value)))
+        elif key in ("gave", "took", "give", "take"):
+            params[key] = goods_words(value)
+        elif key == "winners" and isinstance(value, list):
+            params[key] = ", ".join(family(seat, names) for seat in value)
+        elif key in ("from", "to") and isinstance(value, str):
+            params[key] = gate_or_cell(value)
+        else:
+            params[key] = value
+    return params
+
+
+def narrate(item: dict, names: list[str], view: dict) -> str:
+    """One narration or history item in words; one the presenter has no line for is left out."""
+    if item["code"] == "deal" and "gave" not in item["params"]:
+        params = dict(item["params"], gave=item["params"].get("give"), took=item["params"].get("take"))
+        return fill(LINES["deal"], _params(params, names))
+    return fill(LINES.get(item["code"]), _params(item.get("params", {}), names))
+
+
+def winners_text(winners: list[int], names: list[str]) -> str:
+    if not winners:
+        return str(_("Nobody wins."))
+    return fill(LINES["winner"], {"winners": ", ".join(family(seat, names) for seat in winners)})
+
+
+# --- refusals (interface: the §12 list in lower case, plus the web's own) -------------------------
+
+ERRORS = {
+    **COMMON_ERRORS,
+    "not_adjacent": gettext_lazy("That cell is not next to your territory."),
+    "occupied": gettext_lazy("That cell is taken."),
+    "protected": gettext_lazy("A picciotto protects that tile."),
+    "fed_ban": gettext_lazy("The federal ban forbids that now."),
+    "no_cash": gettext_lazy("Not enough cash."),
+    "no_piece": gettext_lazy("You have no tile left to place."),
+    "no_marker": gettext_lazy("You have no marker left for another business."),
+    "no_token": gettext_lazy("No picciotto left in the supply."),
+    "already_stepped": gettext_lazy("That picciotto has already stepped this turn."),
+    "protected_by_card": gettext_lazy("A card lying there protects that business."),
+    "bad_cell": gettext_lazy("There is no such cell."),
+    "bad_square": gettext_lazy("There is no such square."),
+    "not_yours": gettext_lazy("That is not yours."),
+    "not_allowed_now": gettext_lazy("That is not possible right now."),
+    "no_trade": gettext_lazy("There is no offer to answer."),
+    "trade_invalid": gettext_lazy("That deal is not possible: check what each side gives."),
+    "out_of_range": gettext_lazy("You cannot move that far."),
+    "no_card": gettext_lazy("You do not hold that card."),
+}
+
+
+# --- the options (rules §16; the interface's keys) -------------------------------------------------
+
+OPTION_LABELS = {
+    "capo_diagonal": (gettext_lazy("A capo's picciotti step diagonally"),
+                      gettext_lazy("Our adaptation: the rulebook says only that the capo's hitman may go "
+                                   "across the corner; we let him for every step, capture and attack.")),
+    "city_sale_piece": (gettext_lazy("A tile sold to the city"),
+                        gettext_lazy("Our adaptation: the rulebook says such pieces leave the game; by default "
+                                     "they go back to the family's supply, so the four sides stay reachable.")),
+    "bankruptcy_ends_game": (gettext_lazy("A bankruptcy ends the game"),
+                             gettext_lazy("As the rulebook: the strongest family in the city wins then. Off (our "
+                                          "rule): the bankrupt family leaves and play goes on.")),
+    "max_rounds": (gettext_lazy("Round limit"),
+                   gettext_lazy("Our rule: after this many rounds the family with the most tiles wins.")),
+    "fortuna_uses_colour_die": (gettext_lazy("Fortuna rolls the colour die"),
+                                gettext_lazy("Our harsher variant: only white or your own colour draws a red "
+                                             "card there.")),
+    "hidden_cash": (gettext_lazy("Hidden cash"),
+                    gettext_lazy("Our variant: each family's cash shows only on its own phone.")),
+    "turn_seconds": (gettext_lazy("Time for a turn's actions"),
+                     gettext_lazy("Our rule, so the evening never stalls: then the turn ends by itself.")),
+}
+
+OPTION_CHOICES = {
+    "capo_diagonal": {"all_steps": gettext_lazy("for every step"), "off": gettext_lazy("never")},
+    "city_sale_piece": {"to_supply": gettext_lazy("back to the supply"),
+                        "out_of_game": gettext_lazy("out of the game")},
+    "max_rounds": {"off": gettext_lazy("no limit"), **{n: n for n in ("10", "20", "40", "70")}},
+    "turn_seconds": {"off": gettext_lazy("no clock"), **seconds("60", "120", "180")},
+}
+
+ADVANCED_OPTIONS = frozenset({"turn_seconds"})
+
+
+# --- the evening's scoreboard and statistics -----------------------------------------------------
+
+def side_words(code: str, ruleset: str, options: dict) -> str:
+    """A winning side: a family's colour (or a reason the engine gives as its side)."""
+    if code in COLOUR_NAMES:
+        return str(COLOUR_NAMES[code])
+    return str(REASONS.get(code, code))
+
+
+def role_words(code: str, ruleset: str, options: dict) -> str:
+    if code in COLOUR_NAMES:
+        return str(COLOUR_NAMES[code])
+    return str(_("Family")) if code == "player" else code
+
+
+def reason_words(code: str, ruleset: str, options: dict) -> str:
+    return str(REASONS.get(code, code))
+
+
+def role_text(view: dict) -> str:
+    """A seat's family in words (the host's list at the end)."""
+    me = view.get("me") or {}
+    seat = me.get("seat")
+    return colour_name(seat) if isinstance(seat, int) else ""
+
+
+# --- "How to play" (rules §0–§15, in the game's own words) --------------------------------------
+
+LESSON = {
+    "goal": gettext_lazy("Link all four sides"),
+    "goal_how": gettext_lazy("Each family grows its tiles in the 7×7 city. The first whose connected tiles touch "
+                             "the north, east, south and west edges wins at once."),
+    "adaptation": gettext_lazy("A faithful-in-spirit adaptation of the board game “Questa guerra è cosa nostra”: "
+                               "the board's layout, the cards and the options marked “our” are our rules."),
+    "turn": gettext_lazy("Your turn"),
+    "turn_how": gettext_lazy("Roll the die, then pick where to stop within the range your rank allows. "
+                             "The square acts, then you may buy, hire and attack, and end your turn."),
+    "ring": gettext_lazy("The ring"),
+    "city": gettext_lazy("The city"),
+    "buy": gettext_lazy("Buy a tile"),
+    "buy_how": gettext_lazy("3000 D: an empty cell next to your territory (your tiles and your gate)."),
+    "hire": gettext_lazy("Hire a picciotto"),
+    "hire_how": gettext_lazy("2000 D: he waits on your gate and steps one cell a turn."),
+    "capture": gettext_lazy("Capture"),
+    "capture_how": gettext_lazy("A picciotto stepping onto an empty cell takes it for you."),
+    "attack": gettext_lazy("Attack"),
+    "attack_how": gettext_lazy("3000 D: onto another family's tile without a picciotto; it becomes yours."),
+    "protect": gettext_lazy("Protection"),
+    "protect_how": gettext_lazy("A picciotto standing on your tile protects it from attacks."),
+    "money": gettext_lazy("Money and debts"),
+    "money_how": gettext_lazy("Debts are paid at once. Short of cash, sell tiles to the city for 1000 D each or "
+                              "make a deal; with nothing left you are bankrupt."),
+    "deal": gettext_lazy("Deals"),
+    "deal_how": gettext_lazy("In your turn, or while you owe, offer another family cash, tiles, businesses or "
+                             "red cards for theirs on your phone."),
+    "cards": gettext_lazy("Red and black cards"),
+    "cards_how": gettext_lazy("Red cards are yours, secret, on your phone. Black cards strike at once, face up."),
+}
+
+
+def how_to_play(ruleset: str, options: dict) -> list[dict]:
+    """Six slides (the web layer adds the options in play): the goal, a turn and the ranks, the
+    ring's squares, the city, money and deals, the cards."""
+    kinds = ("START", "BANK", "ARMS", "CASINO", "POLICE", "FORTUNA", "PROBLEM", "SPICL", "SPORTS", "YAKUZA",
+             "BIG_CITY", "FEDERAL")
+    return [
+        slide(LESSON["goal"], [LESSON["goal_how"], LESSON["adaptation"]]),
+        slide(LESSON["turn"], [LESSON["turn_how"]], [(RANK_NAMES[r], RANK_HELP[r]) for r in RANK_NAMES]),
+        slide(LESSON["ring"], tiles=[(SQUARE_KINDS[k], SQUARE_HELP[k]) for k in kinds[:6]]),
+        slide(LESSON["ring"], tiles=[(SQUARE_KINDS[k], SQUARE_HELP[k]) for k in kinds[6:]]),
+        slide(LESSON["city"], tiles=[(LESSON[k], LESSON[f"{k}_how"]) for k in ("buy", "hire", "capture", "attack",
+                                                                             "protect")]),
+        slide(LESSON["money"], [LESSON["money_how"], LESSON["deal_how"], LESSON["cards_how"]]),
+    ]
+
+
+# --- moments: the dice on the stage (engines/moments.py) ------------------------------------------
+
+DIE = gettext_lazy("The die")
+
+
+def moment_words(event: dict, names: list[str], view: dict) -> dict:
+    """A roll as the stage shows it: who rolled, the die, where they may stop (rules §5)."""
+    data = event.get("data") or {}
+    seat = data.get("seat", data.get("by"))
+    die = data.get("die")
+    lo, hi = (data.get("allowed") or [die, die])[:2]
+    who = family(seat, names) if isinstance(seat, int) else ""
+    result = (_("Move %(lo)s to %(hi)s squares.") % {"lo": lo, "hi": hi} if lo != hi
+              else _("Move %(n)s squares.") % {"n": lo})
+    return moment_part("coin", f"{DIE}: {who}" if who else DIE, [str(die)] if die is not None else [], result)
