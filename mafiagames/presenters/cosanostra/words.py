@@ -231,7 +231,18 @@ LINES = {
     # money (rules §6, §9)
     "paid": gettext_lazy("%(from)s pays %(to)s %(amount)s."),
     "collected": gettext_lazy("%(seat)s collects %(amount)s."),
-    "liquidation": gettext_lazy("%(seat)s owes %(amount)s and must sell or deal."),
+    "city_sale": gettext_lazy("%(seat)s sells %(cell)s to the city for 1000 D."),
+    "bankruptcy": gettext_lazy("%(seat)s is bankrupt!"),
+    "fortuna": gettext_lazy("Fortuna: %(seat)s rolls %(die)s."),
+    "federal_ban": gettext_lazy("Federal ban on %(seat)s!"),
+    "colour_rolled": gettext_lazy("The colour die shows %(colour)s."),
+    "closed": gettext_lazy("%(square)s is closed by the inspector."),
+    "picciotto_lost": gettext_lazy("%(seat)s loses the picciotto on %(at)s."),
+    "business_lost": gettext_lazy("%(seat)s loses %(square)s."),
+    "tile_lost": gettext_lazy("%(seat)s loses the tile %(cell)s."),
+    "hire": gettext_lazy("%(seat)s hires a picciotto."),
+    "yakuza": gettext_lazy("The Yakuza removes %(owner)s's picciotto from %(cell)s."),
+    "liquidation": gettext_lazy("%(seat)s owes %(owed)s and must sell or deal."),
     "sold_to_city": gettext_lazy("%(seat)s sells %(cell)s to the city."),
     "city_tax": gettext_lazy("The bank is empty: the city tax takes half of everyone's cash!"),
     "bankrupt": gettext_lazy("%(seat)s is bankrupt!"),
@@ -266,7 +277,7 @@ LINES = {
     "trade_declined": gettext_lazy("No deal between %(from)s and %(to)s."),
     "deal": gettext_lazy("Deal: %(from)s gives %(gave)s; %(to)s gives %(took)s."),
     # the end (rules §15)
-    "game_over": gettext_lazy("The game is over: %(winners)s."),
+    "game_over": gettext_lazy("The game is over: %(winners)s. %(end)s"),
     "winner": gettext_lazy("%(winners)s wins!"),
 }
 
@@ -298,7 +309,7 @@ def _params(raw: dict, names: list[str]) -> dict:
             params[key] = square_name(value)
         elif key == "card" and isinstance(value, str):
             params[key] = card_name(card_code(value))
-        elif key == "amount" and isinstance(value, int):
+        elif key in ("amount", "owed", "price") and isinstance(value, int):
             params[key] = money(value)
         elif key in ("colour", "gate"):
             params[key] = str(COLOUR_NAMES.get(value, GATE_NAMES.get(value, value)))
@@ -306,15 +317,55 @@ def _params(raw: dict, names: list[str]) -> dict:
             params[key] = goods_words(value)
         elif key == "winners" and isinstance(value, list):
             params[key] = ", ".join(family(seat, names) for seat in value)
-        elif key in ("from", "to") and isinstance(value, str):
+        elif key in ("from", "to", "at") and isinstance(value, str):
             params[key] = gate_or_cell(value)
+        elif key == "end":
+            params[key] = str(REASONS.get(value, ""))
         else:
             params[key] = value
     return params
 
 
+# Why money moved ("pay" items, rules §6 and §9): a square's kind, a card's code, or one of these.
+WHY = {
+    "tile": gettext_lazy("a tile"), "attack": gettext_lazy("an attack"), "hire": gettext_lazy("a picciotto"),
+    "business": gettext_lazy("a business"), "spicl": SQUARE_KINDS["SPICL"], "yakuza": SQUARE_KINDS["YAKUZA"],
+    "sports": SQUARE_KINDS["SPORTS"], "start": SQUARE_KINDS["START"], "loan_shark": gettext_lazy("the loan shark"),
+    "bankruptcy": gettext_lazy("bankruptcy"), "city_sale": gettext_lazy("a sale to the city"),
+    "trade": gettext_lazy("a deal"), "city_tax": gettext_lazy("the city tax"),
+}
+
+PAY_LINES = {
+    "bank_pays": gettext_lazy("%(to)s collects %(amount)s: %(why)s."),
+    "to_bank": gettext_lazy("%(from)s pays the bank %(amount)s: %(why)s."),
+    "to_family": gettext_lazy("%(from)s pays %(to)s %(amount)s: %(why)s."),
+}
+
+
+def why_words(why) -> str:
+    """The reason of a payment: a ring square's kind, a card's name, or our word for it."""
+    if not isinstance(why, str):
+        return ""
+    if why in SQUARE_KINDS:
+        return str(SQUARE_KINDS[why])
+    if card_code(why) in CARD_NAMES:
+        return card_name(card_code(why))
+    return str(WHY.get(why, WHY.get(why.lower(), "")))
+
+
+def _pay_line(params: dict, names: list[str]) -> str:
+    """A payment: from the bank, to the bank, or between two families (rules §9)."""
+    payer, payee = params.get("from"), params.get("to")
+    line = PAY_LINES["bank_pays"] if payer is None else PAY_LINES["to_bank"] if payee is None else PAY_LINES["to_family"]
+    words = {"from": family(payer, names) if payer is not None else "", "to": family(payee, names) if payee is not None else "",
+             "amount": money(params.get("amount")), "why": why_words(params.get("why")) or "—"}
+    return fill(line, words)
+
+
 def narrate(item: dict, names: list[str], view: dict) -> str:
     """One narration or history item in words; one the presenter has no line for is left out."""
+    if item["code"] == "pay":
+        return _pay_line(item.get("params", {}), names)
     if item["code"] == "deal" and "gave" not in item["params"]:
         params = dict(item["params"], gave=item["params"].get("give"), took=item["params"].get("take"))
         return fill(LINES["deal"], _params(params, names))
