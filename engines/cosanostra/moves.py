@@ -392,7 +392,7 @@ def counter_trade(state, seat, action, events):
         raise IllegalAction("trade_invalid", "You cannot ask for a hidden card")
     check_offer(state, offer, accepting=False)
     state["trade"], state["secret"]["trade"] = None, None
-    open_offer(state, events, offer)
+    open_offer(state, events, offer, counter=True)
     next_turn(state)
 
 

@@ -80,12 +80,13 @@ def public(offer: dict) -> dict:
     return {side: {**offer[side], "red_cards": len(offer[side]["red_cards"])} for side in ("give", "take")}
 
 
-def open_offer(state: State, events: list[Event], offer: dict) -> None:
+def open_offer(state: State, events: list[Event], offer: dict, counter: bool = False) -> None:
+    """An offer is sent (a counter-offer does not count toward the proposer's offers this turn)."""
     from engines.cosanostra.turns import restart_clock
 
     state["trade"] = {"from": offer["from"], "to": offer["to"]}
     state["secret"]["trade"] = offer
-    state["trades_made"] += 1
+    state["trades_made"] += 0 if counter else 1
     events.append(Event("trade_offer", offer, sorted([offer["from"], offer["to"]])))
     happen(state, events, "trade_sent", **{"from": offer["from"], "to": offer["to"]})
     restart_clock(state)

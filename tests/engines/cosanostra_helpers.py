@@ -91,6 +91,7 @@ class Table:
         state["acquired_count"] = len(cells)
         for seat, fam in enumerate(state["families"]):
             fam["pieces"] = board.PIECES - fam["pieces_out"] - tile_count(state, seat)
+            assert fam["pieces"] >= 0, "more tiles than pieces"
             if gates and seat in gates:
                 fam["gate"] = gates[seat]
 
