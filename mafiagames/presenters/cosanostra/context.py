@@ -318,7 +318,8 @@ def phone_fragments(view: dict, names: list[str], clock: dict) -> dict[str, tupl
     """A phone's family card (with the folded secret hand) and its panel (the turn's choices)."""
     me = view["me"]
     seat = me["seat"]
-    legal = me.get("legal") or []
+    # While a result is on the stage (engines/moments.py) nobody moves: no button sends.
+    legal = [] if view.get("moment") else me.get("legal") or []
     fam = view["families"][seat]
     role = {"colour": B.COLOURS[seat].lower(), "colour_name": colour_name(seat), "name": names[seat],
             "cash": money(me.get("cash")), "rank": str(RANK_NAMES.get(fam["rank"], "")),
@@ -384,6 +385,6 @@ def phone_board(view: dict, names: list[str]) -> tuple[str, dict]:
     context = present(view, names)
     rows = [{key: row[key] for key in ("name", "colour", "colour_name", "cash", "rank", "tiles", "active", "out")}
             for row in context["rows"]]
-    return f"{TEMPLATE_DIR}/phone_board.html", {"rows": rows, "roll": context["roll"],
-                                                "history": context["history"][-2:]}
+    return f"{TEMPLATE_DIR}/phone_board.html", {"standing": rows, "last_roll": context["roll"],
+                                                "recent": context["history"][-2:]}
 

@@ -216,72 +216,50 @@ REASONS = {
 LINES = {
     # setup and turns (rules §4, §12)
     "start_player": gettext_lazy("The colour die picks who starts: %(seat)s."),
-    "choose_gate": gettext_lazy("%(seat)s, choose your gate."),
-    "gate_chosen": gettext_lazy("%(seat)s takes the %(gate)s gate."),
-    "place_start": gettext_lazy("%(seat)s, place your starting tiles next to your gate."),
-    "start_placed": gettext_lazy("%(seat)s places a tile on %(cell)s."),
-    "turn": gettext_lazy("%(seat)s's turn: roll the die."),
-    "rolled": gettext_lazy("%(seat)s rolls %(die)s and may move %(lo)s to %(hi)s."),
-    "moved": gettext_lazy("%(seat)s moves %(steps)s to %(square)s."),
-    "fast_car": gettext_lazy("%(seat)s takes the fast car: %(steps)s squares."),
-    "passed_start": gettext_lazy("%(seat)s passes Start: +%(amount)s."),
-    "action": gettext_lazy("%(seat)s may buy, hire, move picciotti and attack."),
-    "turn_ended": gettext_lazy("%(seat)s ends the turn."),
-    "timeout": gettext_lazy("Time is up for %(seat)s."),
-    # money (rules §6, §9)
-    "paid": gettext_lazy("%(from)s pays %(to)s %(amount)s."),
-    "collected": gettext_lazy("%(seat)s collects %(amount)s."),
+    "gate": gettext_lazy("%(seat)s takes the %(gate)s gate."),
+    "start_tile": gettext_lazy("%(seat)s places a starting tile on %(cell)s."),
+    "turn": gettext_lazy("Round %(round)s: %(seat)s's turn."),
+    "rolled": gettext_lazy("%(seat)s rolls %(die)s and may move %(allowed)s."),
+    "move": gettext_lazy("%(seat)s moves %(steps)s to %(to)s."),
+    # money (rules §6, §9); "pay" has lines of its own (PAY_LINES)
+    "liquidation": gettext_lazy("%(seat)s owes %(owed)s and must sell or deal."),
     "city_sale": gettext_lazy("%(seat)s sells %(cell)s to the city for 1000 D."),
+    "city_tax": gettext_lazy("The bank is empty: the city tax takes half of everyone's cash!"),
     "bankruptcy": gettext_lazy("%(seat)s is bankrupt!"),
+    # the ring (rules §6, §10)
     "fortuna": gettext_lazy("Fortuna: %(seat)s rolls %(die)s."),
     "federal_ban": gettext_lazy("Federal ban on %(seat)s!"),
-    "colour_rolled": gettext_lazy("The colour die shows %(colour)s."),
+    "hire": gettext_lazy("%(seat)s hires a picciotto."),
+    "yakuza": gettext_lazy("The Yakuza removes %(owner)s's picciotto from %(cell)s."),
+    # the city (rules §7, §8)
+    "buy_tile": gettext_lazy("%(seat)s buys %(cell)s."),
+    "buy_business": gettext_lazy("%(seat)s buys %(square)s."),
+    "step": gettext_lazy("%(seat)s's picciotto steps %(from)s → %(to)s."),
     "closed": gettext_lazy("%(square)s is closed by the inspector."),
     "picciotto_lost": gettext_lazy("%(seat)s loses the picciotto on %(at)s."),
     "business_lost": gettext_lazy("%(seat)s loses %(square)s."),
     "tile_lost": gettext_lazy("%(seat)s loses the tile %(cell)s."),
-    "hire": gettext_lazy("%(seat)s hires a picciotto."),
-    "yakuza": gettext_lazy("The Yakuza removes %(owner)s's picciotto from %(cell)s."),
-    "liquidation": gettext_lazy("%(seat)s owes %(owed)s and must sell or deal."),
-    "sold_to_city": gettext_lazy("%(seat)s sells %(cell)s to the city."),
-    "city_tax": gettext_lazy("The bank is empty: the city tax takes half of everyone's cash!"),
-    "bankrupt": gettext_lazy("%(seat)s is bankrupt!"),
-    "removed": gettext_lazy("%(seat)s leaves the game."),
-    # the ring (rules §6)
-    "spicl": gettext_lazy("%(seat)s meets the Špicl."),
-    "sports": gettext_lazy("%(seat)s is at the sports club."),
-    "yakuza": gettext_lazy("%(seat)s meets the Yakuza."),
-    "offer_declined": gettext_lazy("%(seat)s says no."),
-    "spicl_bought": gettext_lazy("%(seat)s pays the Špicl and draws a red card."),
-    "yakuza_removed": gettext_lazy("The Yakuza removes the picciotto on %(cell)s."),
-    "federal": gettext_lazy("Federal ban on %(seat)s!"),
-    "fed_ban": gettext_lazy("Federal ban on %(seat)s!"),
-    # the city (rules §7, §8)
-    "bought_tile": gettext_lazy("%(seat)s buys %(cell)s."),
-    "bought_business": gettext_lazy("%(seat)s buys %(square)s."),
-    "hired": gettext_lazy("%(seat)s hires a picciotto."),
-    "stepped": gettext_lazy("%(seat)s's picciotto steps %(from)s → %(to)s."),
-    "captured": gettext_lazy("%(seat)s takes the empty cell %(cell)s."),
-    "attacked": gettext_lazy("%(seat)s attacks %(cell)s of %(victim)s!"),
     # cards (rules §11)
     "drew_red": gettext_lazy("%(seat)s draws a red card."),
     "drew_black": gettext_lazy("%(seat)s draws a black card: %(card)s."),
     "card_played": gettext_lazy("%(seat)s plays %(card)s."),
-    "card_cancelled": gettext_lazy("%(seat)s's lawyer cancels %(card)s."),
-    "choose": gettext_lazy("%(seat)s must choose for %(card)s."),
-    "colour_die": gettext_lazy("The colour die shows %(colour)s."),
+    "colour_rolled": gettext_lazy("The colour die shows %(colour)s."),
     "deck_empty": gettext_lazy("The deck is empty: no card."),
-    # trades (rules §13): the TV shows only completed deals
+    # deals (rules §13): their contents reach only the TV once done
     "trade_sent": gettext_lazy("%(from)s makes %(to)s an offer."),
-    "trade_done": gettext_lazy("Deal: %(from)s and %(to)s agree."),
-    "trade_declined": gettext_lazy("No deal between %(from)s and %(to)s."),
-    "deal": gettext_lazy("Deal: %(from)s gives %(gave)s; %(to)s gives %(took)s."),
+    "trade_done": gettext_lazy("Deal: %(from)s gives %(give)s; %(to)s gives %(take)s."),
+    "trade_declined": gettext_lazy("No deal: %(to)s declines %(from)s's offer."),
+    "trade_withdrawn": gettext_lazy("%(from)s withdraws the offer to %(to)s."),
+    "trade_expired": gettext_lazy("The offer of %(from)s to %(to)s expires."),
     # the end (rules §15)
     "game_over": gettext_lazy("The game is over: %(winners)s. %(end)s"),
     "winner": gettext_lazy("%(winners)s wins!"),
 }
 
-SEAT_PARAMS = {"seat", "from", "to", "by", "victim", "owner", "debtor", "creditor", "payer", "payee"}
+SEAT_PARAMS = {"seat", "by", "owner"}
+# "from" and "to" are families in payments and deals, ring squares in a figure's move, and a
+# cell or the gate in a picciotto's step.
+FAMILY_ENDS = {"pay", "trade_sent", "trade_done", "trade_declined", "trade_withdrawn", "trade_expired"}
 
 
 def goods_words(goods: dict | None) -> str:
@@ -300,10 +278,13 @@ def goods_words(goods: dict | None) -> str:
     return ", ".join(parts) or str(_("nothing"))
 
 
-def _params(raw: dict, names: list[str]) -> dict:
+def _params(code: str, raw: dict, names: list[str]) -> dict:
     params = {}
     for key, value in raw.items():
-        if key in SEAT_PARAMS and (value is None or isinstance(value, int)):
+        if key in ("from", "to"):
+            params[key] = (family(value, names) if code in FAMILY_ENDS else
+                           square_name(value) if isinstance(value, int) else gate_or_cell(value))
+        elif key in SEAT_PARAMS and (value is None or isinstance(value, int)):
             params[key] = family(value, names)
         elif key == "square" and isinstance(value, int):
             params[key] = square_name(value)
@@ -313,12 +294,14 @@ def _params(raw: dict, names: list[str]) -> dict:
             params[key] = money(value)
         elif key in ("colour", "gate"):
             params[key] = str(COLOUR_NAMES.get(value, GATE_NAMES.get(value, value)))
-        elif key in ("gave", "took", "give", "take"):
+        elif key in ("give", "take"):
             params[key] = goods_words(value)
         elif key == "winners" and isinstance(value, list):
             params[key] = ", ".join(family(seat, names) for seat in value)
-        elif key in ("from", "to", "at") and isinstance(value, str):
+        elif key == "at" and isinstance(value, str):
             params[key] = gate_or_cell(value)
+        elif key == "allowed" and isinstance(value, list):
+            params[key] = "–".join(str(n) for n in value) if value[0] != value[-1] else str(value[0])
         elif key == "end":
             params[key] = str(REASONS.get(value, ""))
         else:
@@ -366,10 +349,7 @@ def narrate(item: dict, names: list[str], view: dict) -> str:
     """One narration or history item in words; one the presenter has no line for is left out."""
     if item["code"] == "pay":
         return _pay_line(item.get("params", {}), names)
-    if item["code"] == "deal" and "gave" not in item["params"]:
-        params = dict(item["params"], gave=item["params"].get("give"), took=item["params"].get("take"))
-        return fill(LINES["deal"], _params(params, names))
-    return fill(LINES.get(item["code"]), _params(item.get("params", {}), names))
+    return fill(LINES.get(item["code"]), _params(item["code"], item.get("params", {}), names))
 
 
 def winners_text(winners: list[int], names: list[str]) -> str:
