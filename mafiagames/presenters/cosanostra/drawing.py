@@ -1,0 +1,320 @@
+"""Cosa Nostra's board drawn for the TV: where every shape of the SVG goes and how it looks,
+from the PUBLIC view alone (templates/engines/cosanostra/svg_board.html draws it).
+
+The board's data (the ring's squares, the city's cells, the gates) is engines/cosanostra/board.py;
+this module only lays it out (docs/rules/cosanostra.md §3):
+
+* the ring of 24 squares is the border of a 7 × 7 layout, clockwise from START in the top-left
+  corner (corners 0, 6, 12, 18); the top and bottom rows are squares, the left and right columns
+  wide, so a short label reads in one line at the TV's reading size;
+* the 7 × 7 city in the middle, its coordinates a–g and 1–7 on all four edges, the four gates
+  (white starting circles, §3.2) outside them.
+
+A family is its colour AND a shape (circle, triangle, square, diamond): a tile, a figure, a
+business's marker and a gate of the family all carry its shape, so a colour-blind player tells
+the families apart too.  The template defines the shapes as symbols ``cn-mark-<COLOUR>``: the
+roster may reuse them (``<use href="#cn-mark-BLUE">``).
+
+Sizes are in the viewBox's units (1500 × 1000).  The TV's reading size is 2.8 % of the screen's
+height; a board 60 % of the screen high shows 1000 units in 60 %, so a label needs
+2.8 / 60 × 1000 ≈ 47 units: LABEL_SIZE is 48 (tests/web/test_cosanostra_board.py checks it).
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
+
+from engines.cosanostra import board as B
+
+WIDTH, HEIGHT = 1500, 1000
+ROW_DEPTH = 180               # the ring's top and bottom rows
+COLUMN_WIDTH = 300            # the ring's left and right columns (and the corners' width)
+BAND = 26                     # a business's marker band, on the square's outer edge
+TOKEN = 48                    # a figure's diameter
+TOKEN_ROW = 50                # the strip of a top or bottom square where the figures stand
+TOKEN_BLOCK = 100             # the 2 × 2 block of a side square where the figures stand
+LABEL_SIZE = 48               # ≥ 47: the TV's --tv-read on a board 60 % of the screen high
+LETTER_WIDTH = 0.62           # a system font's mean letter width, in font sizes (a label's estimate)
+CITY_SPAN = 10.3                # the city with its coordinates and gates, in cells: 7 + 2 × (0.7 + 0.95)
+COORD_BAND = 0.7             # the coordinates' band, in cells
+GATE_RADIUS = 0.42            # a gate's radius, in cells
+
+# A family's shape beside its colour (the template's symbols cn-mark-<COLOUR>), in seat order.
+MARKS = dict(zip(B.COLOURS, ("circle", "triangle", "square", "diamond")))
+
+# The squares' short labels: at most about 7 letters, one line on a small square of the TV.
+SQUARE_LABELS = {
+    "START": pgettext_lazy("cosanostra square, at most 7 letters", "Start"),
+    "BANK": pgettext_lazy("cosanostra square, at most 7 letters", "Bank"),
+    "FORTUNA": pgettext_lazy("cosanostra square, at most 7 letters", "Fortuna"),
+    "POLICE": pgettext_lazy("cosanostra square, at most 7 letters", "Police"),
+    "ARMS": pgettext_lazy("cosanostra square, at most 7 letters", "Arms"),
+    "SPICL": pgettext_lazy("cosanostra square, at most 7 letters", "Špicl"),
+    "SPORTS": pgettext_lazy("cosanostra square, at most 7 letters", "Sports"),
+    "CASINO": pgettext_lazy("cosanostra square, at most 7 letters", "Casino"),
+    "PROBLEM": pgettext_lazy("cosanostra square, at most 7 letters", "Problem"),
+    "BIG_CITY": pgettext_lazy("cosanostra square, at most 7 letters", "Big city"),
+    "YAKUZA": pgettext_lazy("cosanostra square, at most 7 letters", "Yakuza"),
+    "FEDERAL": pgettext_lazy("cosanostra square, at most 7 letters", "Feds"),
+}
+COLOUR_NAMES = {
+    "BLUE": pgettext_lazy("cosanostra family", "Blue"),
+    "GREEN": pgettext_lazy("cosanostra family", "Green"),
+    "YELLOW": pgettext_lazy("cosanostra family", "Yellow"),
+    "PURPLE": pgettext_lazy("cosanostra family", "Purple"),
+}
+GATE_LABELS = {
+    "N": pgettext_lazy("cosanostra gate, compass point", "N"),
+    "E": pgettext_lazy("cosanostra gate, compass point", "E"),
+    "S": pgettext_lazy("cosanostra gate, compass point", "S"),
+    "W": pgettext_lazy("cosanostra gate, compass point", "W"),
+}
+
+
+# --- the ring -----------------------------------------------------------------------------------
+
+def _side_square_height() -> float:
+    return (HEIGHT - 2 * ROW_DEPTH) / 5
+
+
+def _row_square_width() -> float:
+    return (WIDTH - 2 * COLUMN_WIDTH) / 5
+
+
+def square_rect(i: int) -> tuple[float, float, float, float, str]:
+    """Ring square ``i``'s box (x, y, width, height) and the side it lies on: top, right, bottom,
+    left, or a corner (top-left = START, then clockwise: §3.1)."""
+    s, h = _row_square_width(), _side_square_height()
+    corners = {0: (0, 0, "top-left"), 6: (WIDTH - COLUMN_WIDTH, 0, "top-right"),
+               12: (WIDTH - COLUMN_WIDTH, HEIGHT - ROW_DEPTH, "bottom-right"),
+               18: (0, HEIGHT - ROW_DEPTH, "bottom-left")}
+    if i in corners:
+        x, y, side = corners[i]
+        return x, y, COLUMN_WIDTH, ROW_DEPTH, side
+    corner, k = max(c for c in B.CORNERS if c < i), i % 6
+    if corner == 0:
+        return COLUMN_WIDTH + (k - 1) * s, 0, s, ROW_DEPTH, "top"
+    if corner == 6:
+        return WIDTH - COLUMN_WIDTH, ROW_DEPTH + (k - 1) * h, COLUMN_WIDTH, h, "right"
+    if corner == 12:
+        return WIDTH - COLUMN_WIDTH - k * s, HEIGHT - ROW_DEPTH, s, ROW_DEPTH, "bottom"
+    return 0, HEIGHT - ROW_DEPTH - k * h, COLUMN_WIDTH, h, "left"
+
+
+def _layout(x, y, w, h, side):
+    """A square's parts: its marker band (or None), the box of its glyph and label, and the
+    centres of its four figure slots (slot = seat, so a family always stands in the same place)."""
+    t, b = TOKEN_ROW, TOKEN_BLOCK
+    row = lambda cy: [(x + w * (j + 0.5) / 4, cy) for j in range(4)]                    # noqa: E731
+    block = lambda x0: [(x0 + b * (j % 2 + 0.5) / 2, y + h * (j // 2 + 0.5) / 2) for j in range(4)]  # noqa: E731
+    if side == "top":
+        return (x, y, w, BAND), (x, y + BAND, w, h - BAND - t), row(y + h - t / 2)
+    if side == "bottom":
+        return (x, y + h - BAND, w, BAND), (x, y + t, w, h - BAND - t), row(y + t / 2)
+    if side == "left":
+        return (x, y, BAND, h), (x + BAND, y, w - BAND - b, h), block(x + w - b)
+    if side == "right":
+        return (x + w - BAND, y, BAND, h), (x + b, y, w - BAND - b, h), block(x)
+    if side.startswith("top"):
+        return None, (x, y, w, h - t), row(y + h - t / 2)
+    return None, (x, y + t, w, h - t), row(y + t / 2)
+
+
+def _label(text: str, box) -> dict:
+    """The label's baseline under its glyph; squeezed (textLength) when a translation is longer
+    than the square is wide, so it never runs into the next square and keeps its height."""
+    x, y, w, h = box
+    room = w - 16
+    return {"text": text, "x": x + w / 2, "y": y + h - 14, "size": LABEL_SIZE,
+            "squeeze": room if len(text) * LETTER_WIDTH * LABEL_SIZE > room else None}
+
+
+def _glyph(box) -> dict:
+    x, y, w, h = box
+    size = max(24, min(64, h - 62))      # from the box's top to the label's capitals
+    return {"x": x + w / 2 - size / 2, "y": y + 6, "size": size}
+
+
+def _square(i, view, families, reachable) -> dict:
+    kind, business = B.RING[i]
+    x, y, w, h, side = square_rect(i)
+    band, box, slots = _layout(x, y, w, h, side)
+    glyph = _glyph(box)
+    state = view["businesses"].get(str(i)) if i in B.BUSINESSES else None
+    owner = state["owner"] if state else None
+    here = [f for f in families if f["pos"] == i]
+    return {
+        "index": i, "kind": kind, "business": business, "x": x, "y": y, "w": w, "h": h, "side": side,
+        "label": _label(str(SQUARE_LABELS[kind]), box), "glyph": glyph,
+        "band": _band(band, owner) if state else None,
+        "owner": B.COLOURS[owner] if owner is not None else None,
+        "card": _card(state["card"], band, side) if state and state["card"] else None,
+        "closed": bool(state and state["closed"]),
+        "friends": [B.COLOURS[s] for s in state["friends"]] if state else [],
+        "steps": reachable.get(i), "steps_at": _steps_at(glyph),
+        "figures": [_figure(f, *slots[f["seat"]]) for f in here],
+    }
+
+
+def _figure(family: dict, cx: float, cy: float) -> dict:
+    return dict(family, cx=cx, cy=cy, r=TOKEN / 2, ring=TOKEN / 2 + 9, mark=_mark_box(cx, cy, TOKEN * 0.5))
+
+
+def _steps_at(glyph: dict) -> dict:
+    """Where a reachable square shows its number of steps: left of its glyph, clear of its
+    label, its marker band and its figures."""
+    return {"x": glyph["x"] - 36, "y": glyph["y"] + glyph["size"] / 2}
+
+
+def _band(band, owner) -> dict:
+    x, y, w, h = band
+    colour = B.COLOURS[owner] if owner is not None else None
+    return {"x": x, "y": y, "w": w, "h": h, "colour": colour,
+            "mark": _mark_box(x + w / 2, y + h / 2, min(w, h) - 6) if colour else None}
+
+
+def _card(code: str, band, side: str) -> dict:
+    """A card lying at a business (§8.2): a small card at the end of its marker band, reaching
+    into the square."""
+    x, y, w, h = band
+    cw, ch = 32, 44
+    if side in ("top", "bottom"):
+        return {"code": code, "x": x + w - cw - 6, "y": y + 4 if side == "top" else y + h - ch - 4, "w": cw, "h": ch}
+    return {"code": code, "x": x + 4 if side == "left" else x + w - cw - 4, "y": y + 6, "w": cw, "h": ch}
+
+
+def _mark_box(cx: float, cy: float, size: float) -> dict:
+    return {"x": cx - size / 2, "y": cy - size / 2, "size": size}
+
+
+def _reachable(view) -> dict[int, int]:
+    """While the roller chooses where to stop (§5), each square he may reach → its steps."""
+    roll = view.get("roll")
+    if view["phase"] != "choose_move" or not roll:
+        return {}
+    lo, hi = roll["allowed"]
+    start = view["families"][roll["by"]]["pos"]
+    return {(start + m) % B.RING_SIZE: m for m in range(lo, hi + 1)}
+
+
+# --- the city -----------------------------------------------------------------------------------
+
+def _cell_size() -> float:
+    return (HEIGHT - 2 * ROW_DEPTH - 16) / CITY_SPAN
+
+
+def _city_origin() -> tuple[float, float]:
+    k = _cell_size()
+    return WIDTH / 2 - 3.5 * k, HEIGHT / 2 - 3.5 * k
+
+
+def _cells(view) -> list[dict]:
+    k = _cell_size()
+    x0, y0 = _city_origin()
+    cells = []
+    for cell in B.CELLS:
+        cx, cy = B.cell_xy(cell)
+        owner, gunman = view["cells"].get(cell), view["picciotti"].get(cell)
+        x, y = x0 + cx * k, y0 + cy * k
+        cells.append({"cell": cell, "x": x, "y": y, "size": k,
+                      "owner": B.COLOURS[owner] if owner is not None else None,
+                      "mark": _mark_box(x + k / 2, y + k / 2, k * 0.5) if gunman is None
+                      else _mark_box(x + k * 0.3, y + k * 0.3, k * 0.4),
+                      "picciotto": {"colour": B.COLOURS[gunman], "r": k * 0.3, "cx": x + k * 0.66, "cy": y + k * 0.66,
+                                    **_mark_box(x + k * 0.66, y + k * 0.66, k * 0.42)}
+                      if gunman is not None else None})
+    return cells
+
+
+def _coordinates() -> list[dict]:
+    """a–g over and under the city, 1–7 left and right of it (§3.2)."""
+    k = _cell_size()
+    x0, y0 = _city_origin()
+    off = COORD_BAND * k / 2
+    size = round(k * COORD_BAND)
+    marks = []
+    for i, letter in enumerate(B.COLUMNS):
+        x = x0 + (i + 0.5) * k
+        marks += [{"text": letter, "x": x, "y": y0 - off, "size": size},
+                  {"text": letter, "x": x, "y": y0 + 7 * k + off, "size": size}]
+    for i in B.ROWS:
+        y = y0 + (i - 0.5) * k
+        marks += [{"text": str(i), "x": x0 - off, "y": y, "size": size},
+                  {"text": str(i), "x": x0 + 7 * k + off, "y": y, "size": size}]
+    return marks
+
+
+def _gates(view) -> list[dict]:
+    """The four white starting circles outside the city, each by its gate cell (§3.2), with the
+    family that chose it and how many picciotti wait on it (§7.2)."""
+    k = _cell_size()
+    x0, y0 = _city_origin()
+    owners = {f["gate"]: f for f in view["families"] if f["gate"]}
+    reach = (COORD_BAND + 0.5) * k
+    gates = []
+    for gate, cell in B.GATES.items():
+        cx, cy = B.cell_xy(cell)
+        x, y = x0 + (cx + 0.5) * k, y0 + (cy + 0.5) * k
+        dx, dy = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[gate]
+        gx, gy = x + dx * (0.5 * k + reach), y + dy * (0.5 * k + reach)
+        family = owners.get(gate)
+        r = GATE_RADIUS * k
+        # the picciotti waiting there: a bust and their number, beside a north or south gate,
+        # under an east or west one (where the city's edge leaves room)
+        px, py = (gx + r + 0.35 * k, gy) if dy else (gx - 0.3 * k, gy + r + 0.4 * k)
+        gates.append({"gate": gate, "label": str(GATE_LABELS[gate]), "cx": gx, "cy": gy, "r": r,
+                      "owner": B.COLOURS[family["seat"]] if family else None,
+                      "mark": _mark_box(gx, gy, k * 0.45),
+                      "picciotti": family["gate_picciotti"] if family else 0,
+                      "picciotto": _mark_box(px, py, k * 0.6),
+                      "count": {"x": px + 0.35 * k, "y": py, "size": round(k * 0.7)}})
+    return gates
+
+
+# --- the families -------------------------------------------------------------------------------
+
+def _families(view, names) -> list[dict]:
+    """The families still in the game, as the drawing shows them: figure, colour and shape."""
+    active = view["active"] if view["phase"] not in ("gates", "over") else None
+    return [{"seat": f["seat"], "colour": f["colour"], "mark": MARKS[f["colour"]],
+             "name": names[f["seat"]], "colour_name": str(COLOUR_NAMES[f["colour"]]),
+             "pos": f["pos"], "active": f["seat"] == active}
+            for f in view["families"] if not f["out"]]
+
+
+def _summary(families, view) -> str:
+    """The board in words for a screen reader: who stands where with how many tiles."""
+    tiles = {f["seat"]: f["tiles"] for f in view["families"]}
+    return " ".join(_("%(colour)s, %(name)s: on %(square)s, %(tiles)d tiles.") % {
+        "colour": f["colour_name"], "name": f["name"], "square": SQUARE_LABELS[B.RING[f["pos"]][0]],
+        "tiles": tiles[f["seat"]]} for f in families)
+
+
+def board_context(view: dict, names: list[str]) -> dict:
+    """Everything the SVG board needs, from the public part of ``view`` (a TV's or a seat's view:
+    the drawing reads no key a seat has alone) and the players' ``names`` by seat."""
+    families = _families(view, names)
+    reachable = _reachable(view)
+    squares = [_square(i, view, families, reachable) for i in range(B.RING_SIZE)]
+    # a family's figure last, the active one over all: drawn after the squares, so nothing hides it
+    figures = sorted((f for sq in squares for f in sq["figures"]), key=lambda f: f["active"])
+    return _rounded({
+        "width": WIDTH, "height": HEIGHT, "squares": squares, "figures": figures,
+        "cells": _cells(view), "coordinates": _coordinates(), "gates": _gates(view),
+        "families": families, "marks": MARKS, "token": TOKEN,
+        "city": {"x": _city_origin()[0], "y": _city_origin()[1], "size": 7 * _cell_size()},
+        "title": _("The board"), "summary": _summary(families, view),
+        "choosing": bool(reachable),
+    })
+
+
+def _rounded(value):
+    """Coordinates to a tenth of a unit: a short SVG, the same text for the same board."""
+    if isinstance(value, float):
+        return round(value, 1)
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value
