@@ -76,7 +76,7 @@ def by(root: ET.Element, attribute: str) -> dict[str, ET.Element]:
 
 
 def squares(root):
-    return {int(el.get("data-square")): el for el in root.iter(f"{SVG}g") if "cn-square" in el.get("class", "")}
+    return {int(el.get("data-square")): el for el in root.iter(f"{SVG}g") if "cnb-square" in el.get("class", "")}
 
 
 def figures(root):
@@ -130,7 +130,7 @@ def test_ring_labels_are_read_at_the_tvs_reading_size():
     screen high must still show every ring label at least that big, and no label runs out of
     its square (a long translation is squeezed, never cut)."""
     root = parse(tv_view())
-    labels = [t for t in root.iter(f"{SVG}text") if t.get("class") == "cn-label"]
+    labels = [t for t in root.iter(f"{SVG}text") if t.get("class") == "cnb-label"]
     assert len(labels) == B.RING_SIZE
     least = 0.028 / 0.60 * drawing.HEIGHT
     assert all(float(t.get("font-size")) >= least for t in labels)
@@ -162,7 +162,9 @@ def test_each_business_shows_its_owner_its_card_and_closed():
     assert ring[4].get("data-owner") == "" and ring[4].get("data-card") is None     # neutral: buyable
     assert all(ring[i].get("data-owner") is None for i in range(B.RING_SIZE) if i not in B.BUSINESSES)
     assert [i for i in ring if ring[i].get("data-closed")] == [15]
-    band = ring[9].find(f"{SVG}rect[@class='cn-band cn-f-YELLOW']")
+    friends = [(i, el.get("data-friend")) for i, sq in ring.items() for el in sq.iter(f"{SVG}g") if el.get("data-friend")]
+    assert friends == [(11, "BLUE")], "R16 lies at PURPLE's police station for BLUE (§8.3)"
+    band = ring[9].find(f"{SVG}rect[@class='cnb-band cnb-f-YELLOW']")
     assert band is not None, "the owner's colour is the band's fill"
     assert ring[9].find(f"{SVG}use[@href='#cn-mark-YELLOW']") is not None, "and its shape is on the band"
 
@@ -299,3 +301,16 @@ def test_the_drawing_shows_nothing_a_seat_alone_knows():
     for f in hidden["families"]:
         f["cash"] = None                                              # hidden_cash on another's view
     assert render(hidden) == tv
+
+
+def test_while_families_choose_gates_the_free_ones_are_marked_and_so_is_the_chooser():
+    """§4: in reverse turn order each family picks a free gate; PURPLE has taken the east."""
+    view = tv_view(phase="gates", active=2, roll=None)
+    for f in view["families"]:
+        f.update(gate=None, pos=0)
+    view["families"][3]["gate"] = "E"
+    root = parse(view)
+    gates = by(root, "data-gate")
+    assert sorted(g for g, el in gates.items() if el.get("data-free")) == ["N", "S", "W"]
+    assert [f.get("data-figure") for f in figures(root) if f.get("data-active")] == ["YELLOW"]
+    assert not [g for g, el in by(parse(tv_view()), "data-gate").items() if el.get("data-free")]

@@ -15,7 +15,7 @@ business's marker and a gate of the family all carry its shape, so a colour-blin
 the families apart too.  The template defines the shapes as symbols ``cn-mark-<COLOUR>``: the
 roster may reuse them (``<use href="#cn-mark-BLUE">``).
 
-Sizes are in the viewBox's units (1500 × 1000).  The TV's reading size is 2.8 % of the screen's
+Sizes are in the viewBox's units (1600 × 1000).  The TV's reading size is 2.8 % of the screen's
 height; a board 60 % of the screen high shows 1000 units in 60 %, so a label needs
 2.8 / 60 × 1000 ≈ 47 units: LABEL_SIZE is 48 (tests/web/test_cosanostra_board.py checks it).
 """
@@ -27,7 +27,7 @@ from django.utils.translation import pgettext_lazy
 
 from engines.cosanostra import board as B
 
-WIDTH, HEIGHT = 1500, 1000
+WIDTH, HEIGHT = 1600, 1000
 ROW_DEPTH = 180               # the ring's top and bottom rows
 COLUMN_WIDTH = 300            # the ring's left and right columns (and the corners' width)
 BAND = 26                     # a business's marker band, on the square's outer edge
@@ -38,7 +38,7 @@ LABEL_SIZE = 48               # ≥ 47: the TV's --tv-read on a board 60 % of th
 LETTER_WIDTH = 0.62           # a system font's mean letter width, in font sizes (a label's estimate)
 CITY_SPAN = 10.3                # the city with its coordinates and gates, in cells: 7 + 2 × (0.7 + 0.95)
 COORD_BAND = 0.7             # the coordinates' band, in cells
-GATE_RADIUS = 0.42            # a gate's radius, in cells
+GATE_RADIUS = 0.45            # a gate's radius, in cells
 
 # A family's shape beside its colour (the template's symbols cn-mark-<COLOUR>), in seat order.
 MARKS = dict(zip(B.COLOURS, ("circle", "triangle", "square", "diamond")))
@@ -59,10 +59,10 @@ SQUARE_LABELS = {
     "FEDERAL": pgettext_lazy("cosanostra square, at most 7 letters", "Feds"),
 }
 COLOUR_NAMES = {
-    "BLUE": pgettext_lazy("cosanostra family", "Blue"),
-    "GREEN": pgettext_lazy("cosanostra family", "Green"),
-    "YELLOW": pgettext_lazy("cosanostra family", "Yellow"),
-    "PURPLE": pgettext_lazy("cosanostra family", "Purple"),
+    "BLUE": pgettext_lazy("family colour", "Blue"),
+    "GREEN": pgettext_lazy("family colour", "Green"),
+    "YELLOW": pgettext_lazy("family colour", "Yellow"),
+    "PURPLE": pgettext_lazy("family colour", "Purple"),
 }
 GATE_LABELS = {
     "N": pgettext_lazy("cosanostra gate, compass point", "N"),
@@ -151,7 +151,7 @@ def _square(i, view, families, reachable) -> dict:
         "owner": B.COLOURS[owner] if owner is not None else None,
         "card": _card(state["card"], band, side) if state and state["card"] else None,
         "closed": bool(state and state["closed"]),
-        "friends": [B.COLOURS[s] for s in state["friends"]] if state else [],
+        "friends": _friends(state["friends"], band, side) if state else [],
         "steps": reachable.get(i), "steps_at": _steps_at(glyph),
         "figures": [_figure(f, *slots[f["seat"]]) for f in here],
     }
@@ -182,6 +182,20 @@ def _card(code: str, band, side: str) -> dict:
     if side in ("top", "bottom"):
         return {"code": code, "x": x + w - cw - 6, "y": y + 4 if side == "top" else y + h - ch - 4, "w": cw, "h": ch}
     return {"code": code, "x": x + 4 if side == "left" else x + w - cw - 4, "y": y + 6, "w": cw, "h": ch}
+
+
+def _friends(seats: list[int], band, side: str) -> list[dict]:
+    """The families a "Friend of the family" card (R16) makes this business FRIENDLY to (§8.3):
+    small discs of their colour and shape on the band's first end (the card lies at the other)."""
+    x, y, w, h = band
+    r = 15
+    along = side in ("top", "bottom")
+    return [{"colour": B.COLOURS[seat], "r": r,
+             "cx": x + 8 + r + k * (2 * r + 6) if along else x + w / 2,
+             "cy": y + h / 2 if along else y + h - 8 - r - k * (2 * r + 6),
+             **_mark_box(x + 8 + r + k * (2 * r + 6) if along else x + w / 2,
+                         y + h / 2 if along else y + h - 8 - r - k * (2 * r + 6), r * 1.1)}
+            for k, seat in enumerate(seats)]
 
 
 def _mark_box(cx: float, cy: float, size: float) -> dict:
@@ -267,6 +281,7 @@ def _gates(view) -> list[dict]:
                       "owner": B.COLOURS[family["seat"]] if family else None,
                       "mark": _mark_box(gx, gy, k * 0.45),
                       "picciotti": family["gate_picciotti"] if family else 0,
+                      "free": view["phase"] == "gates" and not family,      # a family picks it now (§4)
                       "picciotto": _mark_box(px, py, k * 0.6),
                       "count": {"x": px + 0.35 * k, "y": py, "size": round(k * 0.7)}})
     return gates
@@ -276,7 +291,7 @@ def _gates(view) -> list[dict]:
 
 def _families(view, names) -> list[dict]:
     """The families still in the game, as the drawing shows them: figure, colour and shape."""
-    active = view["active"] if view["phase"] not in ("gates", "over") else None
+    active = view["active"] if view["phase"] != "over" else None
     return [{"seat": f["seat"], "colour": f["colour"], "mark": MARKS[f["colour"]],
              "name": names[f["seat"]], "colour_name": str(COLOUR_NAMES[f["colour"]]),
              "pos": f["pos"], "active": f["seat"] == active}
