@@ -22,18 +22,17 @@ height; a board 60 % of the screen high shows 1000 units in 60 %, so a label nee
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from engines.cosanostra import board as B
 
 WIDTH, HEIGHT = 1600, 1000
-ROW_DEPTH = 180               # the ring's top and bottom rows
+ROW_DEPTH = 152               # the ring's top and bottom rows
 COLUMN_WIDTH = 300            # the ring's left and right columns (and the corners' width)
 BAND = 26                     # a business's marker band, on the square's outer edge
 TOKEN = 44                    # a figure's diameter
-TOKEN_ROW = 50                # the strip of a top or bottom square where the figures stand
-TOKEN_BLOCK = 100             # the 2 × 2 block of a side square where the figures stand
+GLYPH = 64                    # a square's glyph at most
+TOKEN_BLOCK = 96             # the 2 × 2 block of a side square where the figures stand
 LABEL_SIZE = 48               # ≥ 47: the TV's --tv-read on a board 60 % of the screen high
 LETTER_WIDTH = 0.62           # a system font's mean letter width, in font sizes (a label's estimate)
 CITY_SPAN = 10.3                # the city with its coordinates and gates, in cells: 7 + 2 × (0.7 + 0.95)
@@ -44,31 +43,27 @@ GATE_RADIUS = 0.45            # a gate's radius, in cells
 MARKS = dict(zip(B.COLOURS, ("circle", "triangle", "square", "diamond")))
 
 # The squares' short labels: at most about 7 letters, one line on a small square of the TV.
+# Translators: a square of Cosa Nostra's board, drawn on the TV: at most 7 letters.
 SQUARE_LABELS = {
-    "START": pgettext_lazy("cosanostra square, at most 7 letters", "Start"),
-    "BANK": pgettext_lazy("cosanostra square, at most 7 letters", "Bank"),
-    "FORTUNA": pgettext_lazy("cosanostra square, at most 7 letters", "Fortuna"),
-    "POLICE": pgettext_lazy("cosanostra square, at most 7 letters", "Police"),
-    "ARMS": pgettext_lazy("cosanostra square, at most 7 letters", "Arms"),
-    "SPICL": pgettext_lazy("cosanostra square, at most 7 letters", "Špicl"),
-    "SPORTS": pgettext_lazy("cosanostra square, at most 7 letters", "Sports"),
-    "CASINO": pgettext_lazy("cosanostra square, at most 7 letters", "Casino"),
-    "PROBLEM": pgettext_lazy("cosanostra square, at most 7 letters", "Problem"),
-    "BIG_CITY": pgettext_lazy("cosanostra square, at most 7 letters", "Big city"),
-    "YAKUZA": pgettext_lazy("cosanostra square, at most 7 letters", "Yakuza"),
-    "FEDERAL": pgettext_lazy("cosanostra square, at most 7 letters", "Feds"),
+    "START": gettext_lazy("Start"),
+    "BANK": gettext_lazy("Bank"),
+    "FORTUNA": gettext_lazy("Fortuna"),
+    "POLICE": gettext_lazy("Police"),
+    "ARMS": gettext_lazy("Arms"),
+    "SPICL": gettext_lazy("Špicl"),
+    "SPORTS": gettext_lazy("Sports"),
+    "CASINO": gettext_lazy("Casino"),
+    "PROBLEM": gettext_lazy("Problem"),
+    "BIG_CITY": gettext_lazy("Big city"),
+    "YAKUZA": gettext_lazy("Yakuza"),
+    "FEDERAL": gettext_lazy("Feds"),
 }
-COLOUR_NAMES = {
-    "BLUE": pgettext_lazy("family colour", "Blue"),
-    "GREEN": pgettext_lazy("family colour", "Green"),
-    "YELLOW": pgettext_lazy("family colour", "Yellow"),
-    "PURPLE": pgettext_lazy("family colour", "Purple"),
-}
+# Translators: a gate of Cosa Nostra's city on the TV's board: one letter, its compass point.
 GATE_LABELS = {
-    "N": pgettext_lazy("cosanostra gate, compass point", "N"),
-    "E": pgettext_lazy("cosanostra gate, compass point", "E"),
-    "S": pgettext_lazy("cosanostra gate, compass point", "S"),
-    "W": pgettext_lazy("cosanostra gate, compass point", "W"),
+    "N": gettext_lazy("N"),
+    "E": gettext_lazy("E"),
+    "S": gettext_lazy("S"),
+    "W": gettext_lazy("W"),
 }
 
 
@@ -103,22 +98,21 @@ def square_rect(i: int) -> tuple[float, float, float, float, str]:
 
 
 def _layout(x, y, w, h, side):
-    """A square's parts: its marker band (or None), the box of its glyph and label, and the
-    centres of its four figure slots (slot = seat, so a family always stands in the same place)."""
-    t, b = TOKEN_ROW, TOKEN_BLOCK
-    row = lambda cy: [(x + w * (j + 0.5) / 4, cy) for j in range(4)]                    # noqa: E731
+    """A square's parts: its marker band (or None), the box of its glyph over its label, and the
+    centres of its four figure slots (slot = seat, so a family always stands in the same place).
+    On a row a figure stands on the glyph's line, as a pawn stands on a printed square; on a
+    side column, in a 2 × 2 block towards the city."""
+    b = TOKEN_BLOCK
+    row = lambda box: [(x + w * (j + 0.5) / 4, box[1] + 6 + GLYPH / 2) for j in range(4)]      # noqa: E731
     block = lambda x0: [(x0 + b * (j % 2 + 0.5) / 2, y + h * (j // 2 + 0.5) / 2) for j in range(4)]  # noqa: E731
-    if side == "top":
-        return (x, y, w, BAND), (x, y + BAND, w, h - BAND - t), row(y + h - t / 2)
-    if side == "bottom":
-        return (x, y + h - BAND, w, BAND), (x, y + t, w, h - BAND - t), row(y + t / 2)
-    if side == "left":
-        return (x, y, BAND, h), (x + BAND, y, w - BAND - b, h), block(x + w - b)
-    if side == "right":
-        return (x + w - BAND, y, BAND, h), (x + b, y, w - BAND - b, h), block(x)
-    if side.startswith("top"):
-        return None, (x, y, w, h - t), row(y + h - t / 2)
-    return None, (x, y + t, w, h - t), row(y + t / 2)
+    if side in ("left", "right"):
+        band = (x, y, BAND, h) if side == "left" else (x + w - BAND, y, BAND, h)
+        box = (x + BAND, y, w - BAND - b, h) if side == "left" else (x + b, y, w - BAND - b, h)
+        return band, box, block(x + w - b if side == "left" else x)
+    top = side.startswith("top")
+    box = (x, y + BAND, w, h - BAND) if top else (x, y, w, h - BAND)
+    band = None if "-" in side else (x, y, w, BAND) if top else (x, y + h - BAND, w, BAND)
+    return band, box, row(box)
 
 
 def _label(text: str, box) -> dict:
@@ -132,7 +126,7 @@ def _label(text: str, box) -> dict:
 
 def _glyph(box) -> dict:
     x, y, w, h = box
-    size = max(24, min(64, h - 62))      # from the box's top to the label's capitals
+    size = max(24, min(GLYPH, h - 62))      # from the box's top to the label's capitals
     return {"x": x + w / 2 - size / 2, "y": y + 6, "size": size}
 
 
@@ -152,7 +146,7 @@ def _square(i, view, families, reachable) -> dict:
         "card": _card(state["card"], band, side) if state and state["card"] else None,
         "closed": bool(state and state["closed"]),
         "friends": _friends(state["friends"], band, side) if state else [],
-        "steps": reachable.get(i), "steps_at": _steps_at(glyph),
+        "steps": reachable.get(i), "steps_at": _steps_at(x, side, glyph),
         "figures": [_figure(f, *slots[f["seat"]]) for f in here],
     }
 
@@ -161,10 +155,12 @@ def _figure(family: dict, cx: float, cy: float) -> dict:
     return dict(family, cx=cx, cy=cy, r=TOKEN / 2, ring=TOKEN / 2 + 9, mark=_mark_box(cx, cy, TOKEN * 0.5))
 
 
-def _steps_at(glyph: dict) -> dict:
-    """Where a reachable square shows its number of steps: left of its glyph, clear of its
-    label, its marker band and its figures."""
-    return {"x": glyph["x"] - 36, "y": glyph["y"] + glyph["size"] / 2}
+def _steps_at(x, side, glyph: dict) -> dict:
+    """Where a reachable square shows its number of steps: on a side column left of its glyph;
+    on a row at the left end of its glyph's line, clear of its label and band (a figure standing
+    in the first slot is drawn over it)."""
+    cy = glyph["y"] + glyph["size"] / 2
+    return {"x": glyph["x"] - 30 if side in ("left", "right") else x + 28, "y": cy}
 
 
 def _band(band, owner) -> dict:
@@ -188,7 +184,7 @@ def _friends(seats: list[int], band, side: str) -> list[dict]:
     """The families a "Friend of the family" card (R16) makes this business FRIENDLY to (§8.3):
     small discs of their colour and shape on the band's first end (the card lies at the other)."""
     x, y, w, h = band
-    r = 15
+    r = 12
     along = side in ("top", "bottom")
     return [{"colour": B.COLOURS[seat], "r": r,
              "cx": x + 8 + r + k * (2 * r + 6) if along else x + w / 2,
@@ -293,7 +289,7 @@ def _families(view, names) -> list[dict]:
     """The families still in the game, as the drawing shows them: figure, colour and shape."""
     active = view["active"] if view["phase"] != "over" else None
     return [{"seat": f["seat"], "colour": f["colour"], "mark": MARKS[f["colour"]],
-             "name": names[f["seat"]], "colour_name": str(COLOUR_NAMES[f["colour"]]),
+             "name": names[f["seat"]],
              "pos": f["pos"], "active": f["seat"] == active}
             for f in view["families"] if not f["out"]]
 
@@ -301,9 +297,10 @@ def _families(view, names) -> list[dict]:
 def _summary(families, view) -> str:
     """The board in words for a screen reader: who stands where with how many tiles."""
     tiles = {f["seat"]: f["tiles"] for f in view["families"]}
-    return " ".join(_("%(colour)s, %(name)s: on %(square)s, %(tiles)d tiles.") % {
-        "colour": f["colour_name"], "name": f["name"], "square": SQUARE_LABELS[B.RING[f["pos"]][0]],
-        "tiles": tiles[f["seat"]]} for f in families)
+    return " ".join(ngettext("%(name)s: on %(square)s, %(tiles)d tile.", "%(name)s: on %(square)s, %(tiles)d tiles.",
+                             tiles[f["seat"]]) % {
+        "name": f["name"], "square": SQUARE_LABELS[B.RING[f["pos"]][0]], "tiles": tiles[f["seat"]]}
+        for f in families)
 
 
 def board_context(view: dict, names: list[str]) -> dict:
@@ -319,7 +316,7 @@ def board_context(view: dict, names: list[str]) -> dict:
         "cells": _cells(view), "coordinates": _coordinates(), "gates": _gates(view),
         "families": families, "marks": MARKS, "token": TOKEN,
         "city": {"x": _city_origin()[0], "y": _city_origin()[1], "size": 7 * _cell_size()},
-        "title": _("The board"), "summary": _summary(families, view),
+        "title": gettext("The board of Cosa Nostra"), "summary": _summary(families, view),
         "choosing": bool(reachable),
     })
 
