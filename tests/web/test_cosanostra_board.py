@@ -314,3 +314,37 @@ def test_while_families_choose_gates_the_free_ones_are_marked_and_so_is_the_choo
     assert sorted(g for g, el in gates.items() if el.get("data-free")) == ["N", "S", "W"]
     assert [f.get("data-figure") for f in figures(root) if f.get("data-active")] == ["YELLOW"]
     assert not [g for g, el in by(parse(tv_view()), "data-gate").items() if el.get("data-free")]
+
+
+class Watched(dict):
+    """A view that notes every key read from it (and from the dicts inside it)."""
+
+    def __init__(self, data, seen: set, path: str = ""):
+        super().__init__({k: self._wrap(v, seen, f"{path}{k}.") for k, v in data.items()})
+        self.seen, self.path = seen, path
+
+    @classmethod
+    def _wrap(cls, value, seen, path):
+        if isinstance(value, dict):
+            return cls(value, seen, path)
+        if isinstance(value, list):
+            return [cls._wrap(v, seen, path) for v in value]
+        return value
+
+    def __getitem__(self, key):
+        self.seen.add(f"{self.path}{key}")
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self.seen.add(f"{self.path}{key}")
+        return super().get(key, default)
+
+
+def test_the_drawing_reads_only_public_keys():
+    """§14: what the drawing reads of a seat's view: no hand, no cash, no trade, no armed card."""
+    seen: set[str] = set()
+    board_context(Watched(seat_view(tv_view(), 0), seen), NAMES)
+    private = {"me", "trade", "liquidation"}
+    assert not {key for key in seen if key.split(".")[0] in private}
+    assert not {key for key in seen if key.rsplit(".", 1)[-1] in {"cash", "armed", "hand", "red_cards"}}
+    assert {"cells", "picciotti", "businesses", "families", "phase", "roll"} <= {key.split(".")[0] for key in seen}
