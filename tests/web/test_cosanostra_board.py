@@ -162,6 +162,8 @@ def test_each_business_shows_its_owner_its_card_and_closed():
     assert ring[4].get("data-owner") == "" and ring[4].get("data-card") is None     # neutral: buyable
     assert all(ring[i].get("data-owner") is None for i in range(B.RING_SIZE) if i not in B.BUSINESSES)
     assert [i for i in ring if ring[i].get("data-closed")] == [15]
+    assert ring[15].find(f"{SVG}use[@href='#cn-glyph-CLOSED']") is not None, "a padlock for its glyph"
+    assert ring[7].find(f"{SVG}use[@href='#cn-glyph-CASINO']") is not None
     friends = [(i, el.get("data-friend")) for i, sq in ring.items() for el in sq.iter(f"{SVG}g") if el.get("data-friend")]
     assert friends == [(11, "BLUE")], "R16 lies at PURPLE's police station for BLUE (§8.3)"
     band = ring[9].find(f"{SVG}rect[@class='cnb-band cnb-f-YELLOW']")

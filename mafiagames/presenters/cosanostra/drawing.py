@@ -184,7 +184,7 @@ def _friends(seats: list[int], band, side: str) -> list[dict]:
     """The families a "Friend of the family" card (R16) makes this business FRIENDLY to (§8.3):
     small discs of their colour and shape on the band's first end (the card lies at the other)."""
     x, y, w, h = band
-    r = 12
+    r = BAND / 2 - 2                # within the band: the ring's outer edge is the board's
     along = side in ("top", "bottom")
     return [{"colour": B.COLOURS[seat], "r": r,
              "cx": x + 8 + r + k * (2 * r + 6) if along else x + w / 2,
