@@ -5,8 +5,8 @@ The board's data (the ring's squares, the city's cells, the gates) is engines/co
 this module only lays it out (docs/rules/cosanostra.md §3):
 
 * the ring of 24 squares is the border of a 7 × 7 layout, clockwise from START in the top-left
-  corner (corners 0, 6, 12, 18); the top and bottom rows are squares, the left and right columns
-  wide, so a short label reads in one line at the TV's reading size;
+  corner (corners 0, 6, 12, 18); the board is wider than high (a TV is), so the left and right
+  columns are wide and every short label reads in one line at the TV's reading size;
 * the 7 × 7 city in the middle, its coordinates a–g and 1–7 on all four edges, the four gates
   (white starting circles, §3.2) outside them.
 
@@ -27,17 +27,17 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from engines.cosanostra import board as B
 
 WIDTH, HEIGHT = 1600, 1000
-ROW_DEPTH = 152               # the ring's top and bottom rows
+ROW_DEPTH = 152               # the ring's top and bottom rows: band, glyph, label
 COLUMN_WIDTH = 300            # the ring's left and right columns (and the corners' width)
 BAND = 26                     # a business's marker band, on the square's outer edge
 TOKEN = 44                    # a figure's diameter
 GLYPH = 64                    # a square's glyph at most
-TOKEN_BLOCK = 96             # the 2 × 2 block of a side square where the figures stand
+TOKEN_BLOCK = 96              # the 2 × 2 block of a side square where the figures stand
 LABEL_SIZE = 48               # ≥ 47: the TV's --tv-read on a board 60 % of the screen high
-LETTER_WIDTH = 0.62           # a system font's mean letter width, in font sizes (a label's estimate)
-CITY_SPAN = 10.3                # the city with its coordinates and gates, in cells: 7 + 2 × (0.7 + 0.95)
-COORD_BAND = 0.7             # the coordinates' band, in cells
+LETTER_WIDTH = 0.62           # a bold system font's mean letter width, in font sizes (a label's estimate)
+COORD_BAND = 0.7              # the coordinates' band, in cells
 GATE_RADIUS = 0.45            # a gate's radius, in cells
+CITY_SPAN = 7 + 2 * (COORD_BAND + 0.95)   # the city with its coordinates and gates, in cells
 
 # A family's shape beside its colour (the template's symbols cn-mark-<COLOUR>), in seat order.
 MARKS = dict(zip(B.COLOURS, ("circle", "triangle", "square", "diamond")))
@@ -120,7 +120,7 @@ def _label(text: str, box) -> dict:
     than the square is wide, so it never runs into the next square and keeps its height."""
     x, y, w, h = box
     room = w - 16
-    return {"text": text, "x": x + w / 2, "y": y + h - 14, "size": LABEL_SIZE,
+    return {"text": text, "x": x + w / 2, "y": y + h - 14, "size": LABEL_SIZE,     # baseline: room for descenders
             "squeeze": room if len(text) * LETTER_WIDTH * LABEL_SIZE > room else None}
 
 
@@ -185,13 +185,11 @@ def _friends(seats: list[int], band, side: str) -> list[dict]:
     small discs of their colour and shape on the band's first end (the card lies at the other)."""
     x, y, w, h = band
     r = BAND / 2 - 2                # within the band: the ring's outer edge is the board's
-    along = side in ("top", "bottom")
-    return [{"colour": B.COLOURS[seat], "r": r,
-             "cx": x + 8 + r + k * (2 * r + 6) if along else x + w / 2,
-             "cy": y + h / 2 if along else y + h - 8 - r - k * (2 * r + 6),
-             **_mark_box(x + 8 + r + k * (2 * r + 6) if along else x + w / 2,
-                         y + h / 2 if along else y + h - 8 - r - k * (2 * r + 6), r * 1.1)}
-            for k, seat in enumerate(seats)]
+    step = 8 + r                    # the first disc's centre from the band's end
+    centres = [(x + step + k * (2 * r + 6), y + h / 2) if side in ("top", "bottom")
+               else (x + w / 2, y + h - step - k * (2 * r + 6)) for k in range(len(seats))]
+    return [{"colour": B.COLOURS[seat], "r": r, "cx": cx, "cy": cy, **_mark_box(cx, cy, r * 1.1)}
+            for seat, (cx, cy) in zip(seats, centres)]
 
 
 def _mark_box(cx: float, cy: float, size: float) -> dict:
@@ -314,10 +312,9 @@ def board_context(view: dict, names: list[str]) -> dict:
     return _rounded({
         "width": WIDTH, "height": HEIGHT, "squares": squares, "figures": figures,
         "cells": _cells(view), "coordinates": _coordinates(), "gates": _gates(view),
-        "families": families, "marks": MARKS, "token": TOKEN,
+        "families": families, "marks": MARKS,
         "city": {"x": _city_origin()[0], "y": _city_origin()[1], "size": 7 * _cell_size()},
         "title": gettext("The board of Cosa Nostra"), "summary": _summary(families, view),
-        "choosing": bool(reachable),
     })
 
 
