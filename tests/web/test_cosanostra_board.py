@@ -350,3 +350,41 @@ def test_the_drawing_reads_only_public_keys():
     assert not {key for key in seen if key.split(".")[0] in private}
     assert not {key for key in seen if key.rsplit(".", 1)[-1] in {"cash", "armed", "hand", "red_cards"}}
     assert {"cells", "picciotti", "businesses", "families", "phase", "roll"} <= {key.split(".")[0] for key in seen}
+
+
+# --- the engine's own views, through whole games ----------------------------------------------------
+
+@pytest.mark.parametrize("players, seed", [(2, 3), (4, 7)])
+def test_the_engines_views_draw_what_they_say_and_every_seat_draws_the_tvs_board(players, seed):
+    """Random legal games (engines/cosanostra): at every few steps the board drawn from the TV's
+    view shows its tiles, picciotti, gates, owners and figures, and each seat's own view (hand,
+    cash, trade) draws the very same board (§14)."""
+    pytest.importorskip("engines.cosanostra.views", reason="the engine is on a branch of its own until merged")
+    from engines import registry
+    from tests.engines.playthrough import random_playthrough
+
+    engine = registry.engine("cosanostra")
+    play = random_playthrough(engine, players, {"max_rounds": "10", "hidden_cash": True}, seed)
+    phases = set()
+    for state in play.states[::4] + [play.final]:
+        tv = engine.view(state, None)
+        phases.add(tv["phase"])
+        html = render(tv)
+        root = ET.fromstring(html)
+        cells = by(root, "data-cell")
+        assert {c: el.get("data-owner") for c, el in cells.items() if el.get("data-owner")} == \
+            {c: B.COLOURS[s] for c, s in tv["cells"].items()}
+        assert {c: el.get("data-picciotto") for c, el in cells.items() if el.get("data-picciotto")} == \
+            {c: B.COLOURS[s] for c, s in tv["picciotti"].items()}
+        ring = squares(root)
+        assert {i: ring[i].get("data-owner") or None for i in B.BUSINESSES} == \
+            {i: B.COLOURS[b["owner"]] if b["owner"] is not None else None
+             for i, b in ((int(k), b) for k, b in tv["businesses"].items())}
+        assert {f.get("data-figure"): int(f.get("data-square")) for f in figures(root)} == \
+            {f["colour"]: f["pos"] for f in tv["families"] if not f["out"]}
+        gates = by(root, "data-gate")
+        assert {g: el.get("data-owner") for g, el in gates.items() if el.get("data-owner")} == \
+            {f["gate"]: f["colour"] for f in tv["families"] if f["gate"]}
+        for seat in range(players):
+            assert render(engine.view(state, seat)) == html, (tv["phase"], seat)
+    assert {"gates", "choose_move", "action", "over"} <= phases
