@@ -17,16 +17,12 @@ from django.utils.translation import gettext as _
 from engines.cosanostra import board as B
 
 from .. import narrated
+from . import drawing
 from .words import (
     CARD_HELP, CHOOSE_ASKS, COLOUR_NAMES, GATE_NAMES, OFFER_ASKS, PHASE_TITLES, RANK_HELP, RANK_NAMES, REASONS,
     REACTIONS, TIMING, card_code, card_name, card_timing, colour_name, family, gate_or_cell, money,
     narrate, square_name, winners_text,
 )
-
-try:    # the SVG board (drawing.py and svg_board.html) is drawn on a branch of its own
-    from . import drawing
-except ImportError:     # pragma: no cover - until it is merged the TV shows the tables alone
-    drawing = None
 
 TEMPLATE_DIR = "engines/cosanostra"
 
@@ -52,8 +48,7 @@ def present(view: dict, names: list[str]) -> dict:
         "deal": _public_trade(view, names),
         "over": view["phase"] == "over",
     }
-    if drawing is not None:
-        context["board"] = drawing.board_context(view, names)
+    context["board"] = drawing.board_context(view, names)
     if context["over"]:
         context["winner_line"] = winners_text(view.get("winner") or [], names)
         context["reason_text"] = str(REASONS.get(view.get("end") or "", ""))
