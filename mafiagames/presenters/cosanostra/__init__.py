@@ -12,10 +12,10 @@ from .context import TEMPLATE_DIR, phone_board, phone_fragments, present
 from .forms import parse_action
 from .story import story
 from .words import (ADVANCED_OPTIONS, ERRORS, HOST_MOVES, OPTION_CHOICES, OPTION_LABELS, TITLES, how_to_play,
-                    moment_words, narrate, reason_words, role_text, role_words, side_words)
+                    moment_words, narrate, proxy_label, reason_words, role_text, role_words, side_words)
 
 __all__ = [
     "TEMPLATE_DIR", "ERRORS", "present", "moment_words", "narrate", "parse_action", "phone_fragments", "phone_board",
     "role_text", "role_words", "reason_words", "TITLES", "side_words", "OPTION_LABELS", "OPTION_CHOICES",
-    "ADVANCED_OPTIONS", "HOST_MOVES", "how_to_play", "story",
+    "ADVANCED_OPTIONS", "HOST_MOVES", "how_to_play", "story", "proxy_label",
 ]

@@ -25,6 +25,7 @@ from .words import (
 )
 
 TEMPLATE_DIR = "engines/cosanostra"
+TV_HISTORY = 6
 
 
 # --- the TV -----------------------------------------------------------------------------------------
@@ -41,7 +42,8 @@ def present(view: dict, names: list[str]) -> dict:
         "narration": narrated(narrate, view.get("narration", []), names, view),
         "mood": "day",
         "roll": _roll(view, names),
-        "history": [line for line in narrated(narrate, view.get("history", [])[-8:], names, view)],
+        # The last happenings the TV has room for beside the board (the engine keeps 8).
+        "history": narrated(narrate, view.get("history", [])[-TV_HISTORY:], names, view),
         "round": view.get("round", 0),
         "decks": view.get("decks") or {"red": 0, "black": 0},
         "bank": money(view.get("bank")),
@@ -342,6 +344,7 @@ def panel(view: dict, names: list[str], clock: dict, legal: list[dict]) -> dict:
         context["waiting"] = True
         return context
     context["acting"] = True
+    context["phase_title"] = _("Your move · %(step)s") % {"step": PHASE_TITLES.get(phase, "")}
     if phase == "gates":
         context["gates"] = _gates(view, legal)
     elif phase == "before_roll":

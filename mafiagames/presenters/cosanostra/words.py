@@ -21,6 +21,17 @@ TITLES = {"cosanostra": gettext_lazy("Cosa Nostra (our adaptation)")}
 
 HOST_MOVES: dict = {}   # the host has only the common proxy and removal (docs/rules/cosanostra.md §12)
 
+# The public choices the host may make for an absent family (engines/cosanostra/moves.py
+# ``public_choice``): roll, move what was rolled, say no, end the turn.
+PROXY_LABELS = {"roll": gettext_lazy("Roll the die"), "decline": gettext_lazy("Say no"),
+                "end_turn": gettext_lazy("End the turn")}
+
+
+def proxy_label(move: dict, names: list[str]) -> str:
+    if move["type"] == "move":
+        return ngettext("Move %(n)s square", "Move %(n)s squares", move["steps"]) % {"n": move["steps"]}
+    return str(PROXY_LABELS.get(move["type"], ""))
+
 # --- families, ranks, squares (rules §2–§5) ------------------------------------------------------
 
 COLOUR_NAMES = {
