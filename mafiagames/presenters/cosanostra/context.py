@@ -331,7 +331,7 @@ def panel(view: dict, names: list[str], clock: dict, legal: list[dict]) -> dict:
     """The panel: what this seat may do now, else whom the table is following."""
     me, phase = view["me"], view["phase"]
     seat = me["seat"]
-    context = {"turn": view["turn"], **clock, "phase_title": _phase_title(view, names), "step": phase}
+    context = {"turn": view["turn"], **clock, "heading": _phase_title(view, names), "step": phase}
     if phase == "over":
         winners = view.get("winner") or []
         return {**context, "over": True, "i_won": seat in winners, "winner_line": winners_text(winners, names),
@@ -344,7 +344,7 @@ def panel(view: dict, names: list[str], clock: dict, legal: list[dict]) -> dict:
         context["waiting"] = True
         return context
     context["acting"] = True
-    context["phase_title"] = _("Your move · %(step)s") % {"step": PHASE_TITLES.get(phase, "")}
+    context["heading"] = _("Your move · %(step)s") % {"step": PHASE_TITLES.get(phase, "")}
     if phase == "gates":
         context["gates"] = _gates(view, legal)
     elif phase == "before_roll":
