@@ -27,8 +27,8 @@ from tests.web.test_buttons_are_moves import presses
 from .helpers import room_with_players, start_after_briefing
 
 NAMES = ["Ann", "Bob", "Cyd", "Dan"]
-# Moves a phone composes in a form of its own choices (rules §13), not buttons.
-COMPOSED = {"offer_trade", "counter_trade"}
+# A counter-offer is composed in a form of the player's own choices (rules §13), not a button.
+COMPOSED = {"counter_trade"}
 
 
 def room(state) -> Room:

@@ -21,7 +21,7 @@ from . import drawing
 from .words import (
     CARD_HELP, CHOOSE_ASKS, COLOUR_NAMES, GATE_NAMES, OFFER_ASKS, PHASE_TITLES, RANK_HELP, RANK_NAMES, REASONS,
     REACTIONS, TIMING, card_code, card_name, card_timing, colour_name, family, gate_or_cell, money,
-    narrate, square_name, winners_text,
+    goods_words, narrate, square_name, winners_text,
 )
 
 TEMPLATE_DIR = "engines/cosanostra"
@@ -274,6 +274,37 @@ def _may(legal: list[dict], kind: str) -> bool:
     return any(a["type"] == kind for a in legal)
 
 
+def deal_fields(action: dict) -> list[tuple[str, str]]:
+    """An offer's hidden fields as the composer names them (forms.goods reads them back)."""
+    fields = [("action", action["type"])] + ([("to", str(action["to"]))] if "to" in action else [])
+    for side in ("give", "take"):
+        goods = action[side]
+        fields.append((f"{side}_cash", str(goods.get("cash", 0))))
+        fields += [(f"{side}_{key}", str(item)) for key in ("tiles", "businesses", "red_cards")
+                   for item in goods.get(key) or []]
+    return fields
+
+
+def _quick_deals(legal: list[dict], names: list[str], hand: list[dict]) -> list[dict]:
+    """The deals the engine suggests (``legal`` offers: a red card or a business for cash, a
+    rival's tile beside the territory), each one tap: what you give, what you ask, and to whom."""
+    cards = {c["id"]: c["code"] for c in hand}
+    out = []
+    for a in _of(legal, "offer_trade"):
+        give = {**a["give"], "red_cards": [{"id": c, "code": cards.get(c, "")} for c in a["give"].get("red_cards") or []]}
+        label = _("To %(family)s: you give %(give)s, you get %(take)s") % {
+            "family": family(a["to"], names), "give": goods_line(give), "take": goods_line(a["take"])}
+        out.append({"label": label, "note": "", "fields": deal_fields(a), "kind": "deal"})
+    return out
+
+
+def goods_line(goods: dict) -> str:
+    """One side of an offer on a button: its red cards by name (the proposer's own)."""
+    cards = [card_name(c["code"]) for c in goods.get("red_cards") or [] if isinstance(c, dict)]
+    words = goods_words({**goods, "red_cards": []})
+    return ", ".join(([words] if words != str(_("nothing")) or not cards else []) + cards)
+
+
 def _composer(view: dict, me: dict, names: list[str], partners: list[int]) -> dict:
     """The "Deal" form (rules §13 Phone UI): to whom; what you give and what you get — cash in
     100s, tiles, businesses, red cards (yours only: you cannot ask for a hidden card)."""
@@ -363,7 +394,8 @@ def panel(view: dict, names: list[str], clock: dict, legal: list[dict]) -> dict:
     # liquidation; the engine says so in ``legal`` when it lists offers, else it refuses in words.
     if not view.get("trade") and (_may(legal, "offer_trade") or phase in ("action", "liquidation")):
         others = [f["seat"] for f in view["families"] if f["seat"] != seat and not f.get("out")]
-        context["compose"] = _composer(view, me, names, others)
+        context["compose"] = {**_composer(view, me, names, others),
+                              "quick": _quick_deals(legal, names, me.get("hand") or [])}
     return context
 
 
