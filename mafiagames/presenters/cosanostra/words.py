@@ -391,6 +391,9 @@ ERRORS = {
     "trade_invalid": gettext_lazy("That deal is not possible: check what each side gives."),
     "out_of_range": gettext_lazy("You cannot move that far."),
     "no_card": gettext_lazy("You do not hold that card."),
+    "bad_trade": gettext_lazy("That offer was malformed: name what each side gives."),
+    "game_master_only": gettext_lazy("Only the game master's clock does that."),
+    "no_clock": gettext_lazy("That is not possible right now."),
 }
 
 
