@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from engines import chance
 from engines.base import (
-    HOST, Event, IllegalAction, MalformedAction, State, next_turn, parse_proxy, parse_removal, proxied,
+    HOST, IllegalAction, MalformedAction, State, next_turn, parse_proxy, parse_removal, proxied,
 )
 from engines.cosanostra import board
-from engines.cosanostra.cards import FED_BLOCKED, REACTIONS, chosen, play, play_options, timing, use_reaction
+from engines.cosanostra.cards import FED_BLOCKED, REACTIONS, chosen, play, play_options, timing
 from engines.cosanostra.city import (
     check_buyable_cell, check_cell, check_square, gain_cell, may_step_from, picciotto_positions, step_kind,
     step_targets, territory_cells,
@@ -316,6 +316,23 @@ def pay(state, seat, action, events):
     _require(state, seat, LIQUIDATION)
     _cash(state, seat, state["liquidation"]["owed"])
     settle(state, events)
+    run(state, events)
+
+
+def no_way_out(state: State) -> bool:
+    """Rules §9.6: a debtor with no tile for the city and no deal left to offer has found no
+    buyer: he goes bankrupt (so a family is never awaited with nothing to do)."""
+    debt = state["liquidation"]
+    if state["phase"] != LIQUIDATION or not debt or state["trade"] or state["result"]:
+        return False
+    seat = debt["seat"]
+    return family(state, seat)["cash"] < debt["owed"] and not tiles_of(state, seat) \
+        and not _offers(state, seat, selling=True)
+
+
+def bankrupt_without_buyer(state: State, events: list) -> None:
+    debt = state["liquidation"]
+    bankrupt(state, events, debt["seat"], debt["to"])
     run(state, events)
 
 
