@@ -283,6 +283,8 @@ def play_card(state, seat, action, events):
     params = {key: value for key, value in action.items() if key not in ("type", "card")}
     if deck_code(card) in FED_BLOCKED and fed_banned(state, seat):
         raise IllegalAction("fed_ban", "Under the federal ban")
+    if deck_code(card) in ("R02", "R03") and state["businesses"].get(str(params.get("square")), {}).get("card"):
+        raise IllegalAction("protected_by_card", "A bribed director's card lies there")
     if params not in play_options(state, seat, card):
         raise IllegalAction("not_allowed_now", "The card cannot be played so")
     play(state, events, seat, card, params)
@@ -416,10 +418,9 @@ def counter_trade(state, seat, action, events):
 # --- the clock and the host (rules §19.1, §19.5) ----------------------------------------------
 
 def timeout(state, seat, action, events):
-    if seat is not None:
-        raise IllegalAction("game_master_only", "Only the clock does that")
+    """The clock's move (the engine's own check lets only the game master make it)."""
     if not state["clock"]:
-        raise IllegalAction("no_clock", "No clock runs")
+        raise IllegalAction("not_allowed_now", "No clock runs")
     if state["trade"]:
         close(state, events, "trade_expired")
         next_turn(state)
