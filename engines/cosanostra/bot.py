@@ -17,7 +17,6 @@ from engines.cosanostra.state import deck_code, family, tiles_of
 
 RESERVE = 2000               # cash a bot keeps after a purchase
 MONEY_CARDS = ("R05", "R06", "R07", "R08", "R09", "R01", "R02", "R03", "R04", "R16")
-VALUES = {"tile": board.PRICES["tile"]}
 
 
 def _first(actions: list[dict], **match) -> dict | None:
@@ -67,7 +66,8 @@ def bot_move(state: State, seat: int) -> dict:
     choices = [a for a in actions if a["type"] != "arm"]
     kinds = {a["type"] for a in choices}
     if "accept_trade" in kinds:
-        return _first(choices, type="accept_trade") if _trade_worth(state, seat) else _first(choices, type="decline_trade")
+        worth = _trade_worth(state, seat)
+        return _first(choices, type="accept_trade" if worth else "decline_trade")
     if "withdraw_trade" in kinds or "decline_trade" in kinds:
         return _first(choices, type="decline_trade") or _first(choices, type="withdraw_trade")
     if "choose_gate" in kinds or "place_start" in kinds:

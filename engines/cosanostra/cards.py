@@ -17,7 +17,7 @@ from engines.cosanostra.city import (
     may_step_from, step_kind,
 )
 from engines.cosanostra.state import (
-    FRIEND_CARD, deck_code, family, fed_banned, happen, in_game, opponents, owned_businesses, push,
+    deck_code, family, fed_banned, happen, in_game, opponents, owned_businesses, push,
     rank_index, tile_count, tiles_of,
 )
 
@@ -298,7 +298,8 @@ def _night_run(state, seat):
     if state["night_run"]:
         return []
     return [{"from": at} for at in picciotto_positions(state, seat) if may_step_from(state, seat, at)
-            and any(step_kind(state, seat, to) not in ("occupied", "protected") for to in step_targets(state, seat, at))]
+            and any(step_kind(state, seat, to) not in ("occupied", "protected")
+                    for to in step_targets(state, seat, at))]
 
 
 def _friend(state, seat):
@@ -375,4 +376,3 @@ def play(state: State, events: list[Event], seat: int, card: str, params: dict) 
         lies = True
     if not lies:
         to_bottom(state, card)
-    assert code != "R16" or card == FRIEND_CARD

@@ -10,6 +10,13 @@ from engines.cosanostra import board
 from engines.cosanostra.state import FRIEND_CARD, family, option, rank, tiles_of
 
 
+# The board's adjacency and sides, looked up rather than recomputed (the end test runs after
+# every change, rules §15).
+NEIGHBOURS = {cell: tuple(board.neighbours(cell)) for cell in board.CELLS}
+SIDES_OF = {cell: frozenset(board.sides_of(cell)) for cell in board.CELLS}
+ALL_SIDES = frozenset(board.SIDES)
+
+
 # --- tiles (rules §7.5) -------------------------------------------------------------------------
 
 def gain_cell(state: State, cell: str, seat: int) -> None:
@@ -39,7 +46,7 @@ def lose_cell(state: State, cell: str, out_of_game: bool = False) -> None:
 
 def territory_cells(state: State, seat: int) -> set[str]:
     """Cells orthogonally adjacent to a family's territory: its tiles and its gate (rules §3.3)."""
-    near = {n for cell in tiles_of(state, seat) for n in board.neighbours(cell)}
+    near = {n for cell in tiles_of(state, seat) for n in NEIGHBOURS[cell]}
     gate = family(state, seat)["gate"]
     if gate:
         near.add(board.GATES[gate])
@@ -156,19 +163,19 @@ _BUSINESS_KEYS = {str(square) for square in board.BUSINESSES}
 def links_four_sides(state: State, seat: int) -> bool:
     """One orthogonally connected group of ``seat``'s tiles touches N, E, S and W."""
     mine = set(tiles_of(state, seat))
+    if frozenset().union(*(SIDES_OF[cell] for cell in mine)) != ALL_SIDES:
+        return False
     seen: set[str] = set()
     for start in mine:
         if start in seen:
             continue
-        group, todo = set(), [start]
+        group, todo = {start}, [start]
         while todo:
-            cell = todo.pop()
-            if cell in group:
-                continue
-            group.add(cell)
-            todo.extend(n for n in board.neighbours(cell) if n in mine and n not in group)
+            for n in NEIGHBOURS[todo.pop()]:
+                if n in mine and n not in group:
+                    group.add(n)
+                    todo.append(n)
         seen |= group
-        if set().union(*(board.sides_of(cell) for cell in group)) >= set(board.SIDES):
+        if frozenset().union(*(SIDES_OF[cell] for cell in group)) == ALL_SIDES:
             return True
     return False
-

@@ -37,12 +37,14 @@ from __future__ import annotations
 from engines import chance
 from engines.base import (
     GAME_MASTER, HOST, PROXY, REMOVE_PLAYER, Engine, Event, IllegalAction, Outcome, Result, State,
-    checked_options, handler_for, next_turn, proxy_moves, start_clock, working_copy,
+    checked_options, handler_for, proxy_moves, start_clock, working_copy,
 )
 from engines.cosanostra import board
 from engines.cosanostra.cards import shuffled_decks
 from engines.cosanostra.ending import check_end
-from engines.cosanostra.moves import HANDLERS, PRIVATE_ACTIONS, awaited, legal_actions, public_choice, removable
+from engines.cosanostra.moves import (
+    HANDLERS, PRIVATE_ACTIONS, awaited, bankrupt_without_buyer, legal_actions, no_way_out, public_choice, removable,
+)
 from engines.cosanostra.state import (
     GATE_SECONDS, GATES, MAX_PLAYERS, MIN_PLAYERS, OPTIONS, OVER, SLUG, TITLE, happen,
 )
@@ -111,6 +113,8 @@ def apply(state: State, seat, action: dict) -> Result:
     if action["type"] not in PRIVATE_ACTIONS:
         new["narration"] = []
     handler(new, seat, action, events)
+    if no_way_out(new):
+        bankrupt_without_buyer(new, events)
     check_end(new, events)             # rules §15: after every change
     return Result(new, events)
 
@@ -152,4 +156,4 @@ RULESET = Engine(
     # The die's throw takes the stage (rules §19.3).
     moments=frozenset({"rolled"}))
 
-__all__ = ["RULESET", "next_turn"]
+__all__ = ["RULESET"]

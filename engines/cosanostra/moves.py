@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from engines import chance
 from engines.base import (
-    HOST, Event, IllegalAction, MalformedAction, State, next_turn, parse_proxy, parse_removal, proxied,
+    HOST, IllegalAction, MalformedAction, State, next_turn, parse_proxy, parse_removal, proxied,
 )
 from engines.cosanostra import board
-from engines.cosanostra.cards import FED_BLOCKED, REACTIONS, chosen, play, play_options, timing, use_reaction
+from engines.cosanostra.cards import FED_BLOCKED, REACTIONS, chosen, play, play_options, timing
 from engines.cosanostra.city import (
     check_buyable_cell, check_cell, check_square, gain_cell, may_step_from, picciotto_positions, step_kind,
     step_targets, territory_cells,
@@ -283,6 +283,8 @@ def play_card(state, seat, action, events):
     params = {key: value for key, value in action.items() if key not in ("type", "card")}
     if deck_code(card) in FED_BLOCKED and fed_banned(state, seat):
         raise IllegalAction("fed_ban", "Under the federal ban")
+    if deck_code(card) in ("R02", "R03") and state["businesses"].get(str(params.get("square")), {}).get("card"):
+        raise IllegalAction("protected_by_card", "A bribed director's card lies there")
     if params not in play_options(state, seat, card):
         raise IllegalAction("not_allowed_now", "The card cannot be played so")
     play(state, events, seat, card, params)
@@ -316,6 +318,23 @@ def pay(state, seat, action, events):
     _require(state, seat, LIQUIDATION)
     _cash(state, seat, state["liquidation"]["owed"])
     settle(state, events)
+    run(state, events)
+
+
+def no_way_out(state: State) -> bool:
+    """Rules §9.6: a debtor with no tile for the city and no deal left to offer has found no
+    buyer: he goes bankrupt (so a family is never awaited with nothing to do)."""
+    debt = state["liquidation"]
+    if state["phase"] != LIQUIDATION or not debt or state["trade"] or state["result"]:
+        return False
+    seat = debt["seat"]
+    return family(state, seat)["cash"] < debt["owed"] and not tiles_of(state, seat) \
+        and not _offers(state, seat, selling=True)
+
+
+def bankrupt_without_buyer(state: State, events: list) -> None:
+    debt = state["liquidation"]
+    bankrupt(state, events, debt["seat"], debt["to"])
     run(state, events)
 
 
@@ -399,10 +418,9 @@ def counter_trade(state, seat, action, events):
 # --- the clock and the host (rules §19.1, §19.5) ----------------------------------------------
 
 def timeout(state, seat, action, events):
-    if seat is not None:
-        raise IllegalAction("game_master_only", "Only the clock does that")
+    """The clock's move (the engine's own check lets only the game master make it)."""
     if not state["clock"]:
-        raise IllegalAction("no_clock", "No clock runs")
+        raise IllegalAction("not_allowed_now", "No clock runs")
     if state["trade"]:
         close(state, events, "trade_expired")
         next_turn(state)

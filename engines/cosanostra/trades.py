@@ -22,17 +22,17 @@ MAX_OFFERS_PER_TURN = 2      # ours: a turn cannot be spent haggling offer after
 def goods(raw) -> dict:
     """A GOODS object of the interface, normalised; MalformedAction if it cannot be one."""
     if not isinstance(raw, dict) or set(raw) - set(KINDS):
-        raise MalformedAction("bad_trade", "Goods are cash, tiles, businesses and red cards")
+        raise MalformedAction("bad_action", "Goods are cash, tiles, businesses and red cards")
     cash = raw.get("cash", 0)
     lists = {kind: raw.get(kind, []) for kind in KINDS[1:]}
     if type(cash) is not int or cash < 0 or cash % 100 \
             or not all(isinstance(items, list) for items in lists.values()):
-        raise MalformedAction("bad_trade", "Cash in hundreds, the rest as lists")
+        raise MalformedAction("bad_action", "Cash in hundreds, the rest as lists")
     if not all(isinstance(c, str) for c in lists["tiles"] + lists["red_cards"]) \
             or not all(type(s) is int for s in lists["businesses"]):
-        raise MalformedAction("bad_trade", "Cells and cards by name, businesses by square")
+        raise MalformedAction("bad_action", "Cells and cards by name, businesses by square")
     if any(len(set(items)) != len(items) for items in lists.values()):
-        raise MalformedAction("bad_trade", "An item twice")
+        raise MalformedAction("bad_action", "An item twice")
     return {"cash": cash, **{kind: sorted(items) for kind, items in lists.items()}}
 
 

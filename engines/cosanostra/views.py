@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from engines.base import State
 from engines.cosanostra import board
-from engines.cosanostra.state import (
-    deck_code, families, option, owned_businesses, rank, tile_count,
-)
+from engines.cosanostra.state import deck_code, option, owned_businesses, rank, tile_count
 
 
 def _fed(fam: dict) -> int | None:
@@ -85,5 +83,3 @@ def view(state: State, seat: int | None) -> dict:
         "end": result["end"] if result else None,
     }
 
-
-__all__ = ["view", "families"]

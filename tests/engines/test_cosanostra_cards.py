@@ -36,7 +36,7 @@ def test_r02_takes_a_neutral_bank_free_or_a_rivals_for_4000_unless_a_card_lies_t
     table.give(GREEN, "R02-2")
     table.turn_of(GREEN, ACTION)
     table.set_cash(GREEN, 10000)
-    assert table.refuse(GREEN, {"type": "play_card", "card": "R02-2", "square": 9}) == "not_allowed_now"
+    assert table.refuse(GREEN, {"type": "play_card", "card": "R02-2", "square": 9}) == "protected_by_card"
     table.act(GREEN, {"type": "play_card", "card": "R02-2", "square": 1})
     assert table.cash(GREEN) == 10000 and table.view()["businesses"]["1"]["card"] == "R02"
 
