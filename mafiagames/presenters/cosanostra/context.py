@@ -292,7 +292,7 @@ def _quick_deals(legal: list[dict], names: list[str], hand: list[dict]) -> list[
     out = []
     for a in _of(legal, "offer_trade"):
         give = {**a["give"], "red_cards": [{"id": c, "code": cards.get(c, "")} for c in a["give"].get("red_cards") or []]}
-        label = _("To %(family)s: you give %(give)s, you get %(take)s") % {
+        label = _("→ %(family)s: you give %(give)s, you get %(take)s") % {
             "family": family(a["to"], names), "give": goods_line(give), "take": goods_line(a["take"])}
         out.append({"label": label, "note": "", "fields": deal_fields(a), "kind": "deal"})
     return out

@@ -229,7 +229,7 @@ LINES = {
     "start_player": gettext_lazy("The colour die picks who starts: %(seat)s."),
     "gate": gettext_lazy("%(seat)s takes the %(gate)s gate."),
     "start_tile": gettext_lazy("%(seat)s places a starting tile on %(cell)s."),
-    "turn": gettext_lazy("Round %(round)s: %(seat)s's turn."),
+    "turn": gettext_lazy("Round %(round)s. Now playing: %(seat)s."),
     "rolled": gettext_lazy("%(seat)s rolls %(die)s and may move %(allowed)s."),
     "move": gettext_lazy("%(seat)s moves %(steps)s to %(to)s."),
     # money (rules §6, §9); "pay" has lines of its own (PAY_LINES)
@@ -239,13 +239,13 @@ LINES = {
     "bankruptcy": gettext_lazy("%(seat)s is bankrupt!"),
     # the ring (rules §6, §10)
     "fortuna": gettext_lazy("Fortuna: %(seat)s rolls %(die)s."),
-    "federal_ban": gettext_lazy("Federal ban on %(seat)s!"),
+    "federal_ban": gettext_lazy("Federal ban: %(seat)s!"),
     "hire": gettext_lazy("%(seat)s hires a picciotto."),
-    "yakuza": gettext_lazy("The Yakuza removes %(owner)s's picciotto from %(cell)s."),
+    "yakuza": gettext_lazy("The Yakuza removes the picciotto on %(cell)s (owner: %(owner)s)."),
     # the city (rules §7, §8)
     "buy_tile": gettext_lazy("%(seat)s buys %(cell)s."),
     "buy_business": gettext_lazy("%(seat)s buys %(square)s."),
-    "step": gettext_lazy("%(seat)s's picciotto steps %(from)s → %(to)s."),
+    "step": gettext_lazy("%(seat)s: a picciotto steps %(from)s → %(to)s."),
     "closed": gettext_lazy("%(square)s is closed by the inspector."),
     "picciotto_lost": gettext_lazy("%(seat)s loses the picciotto on %(at)s."),
     "business_lost": gettext_lazy("%(seat)s loses %(square)s."),
@@ -257,11 +257,11 @@ LINES = {
     "colour_rolled": gettext_lazy("The colour die shows %(colour)s."),
     "deck_empty": gettext_lazy("The deck is empty: no card."),
     # deals (rules §13): their contents reach only the TV once done
-    "trade_sent": gettext_lazy("%(from)s makes %(to)s an offer."),
+    "trade_sent": gettext_lazy("An offer: %(from)s → %(to)s."),
     "trade_done": gettext_lazy("Deal: %(from)s gives %(give)s; %(to)s gives %(take)s."),
-    "trade_declined": gettext_lazy("No deal: %(to)s declines %(from)s's offer."),
-    "trade_withdrawn": gettext_lazy("%(from)s withdraws the offer to %(to)s."),
-    "trade_expired": gettext_lazy("The offer of %(from)s to %(to)s expires."),
+    "trade_declined": gettext_lazy("Offer %(from)s → %(to)s: declined."),
+    "trade_withdrawn": gettext_lazy("Offer %(from)s → %(to)s: withdrawn."),
+    "trade_expired": gettext_lazy("Offer %(from)s → %(to)s: expired."),
     # the end (rules §15)
     "game_over": gettext_lazy("The game is over: %(winners)s. %(end)s"),
     "winner": gettext_lazy("%(winners)s wins!"),
@@ -330,9 +330,9 @@ WHY = {
 }
 
 PAY_LINES = {
-    "bank_pays": gettext_lazy("%(to)s collects %(amount)s: %(why)s."),
-    "to_bank": gettext_lazy("%(from)s pays the bank %(amount)s: %(why)s."),
-    "to_family": gettext_lazy("%(from)s pays %(to)s %(amount)s: %(why)s."),
+    "bank_pays": gettext_lazy("The bank → %(to)s: %(amount)s (%(why)s)."),
+    "to_bank": gettext_lazy("%(from)s → the bank: %(amount)s (%(why)s)."),
+    "to_family": gettext_lazy("%(from)s → %(to)s: %(amount)s (%(why)s)."),
 }
 
 
