@@ -24,7 +24,7 @@ State (JSON; secrets under ``secret``)::
      "picciotti": {cell: seat}, "supply": int, "bank": int,
      "businesses": {"<square>": {"owner", "card", "closed": seat|None, "friends": [seat]}},
      "tasks": [task], "roll", "colour_roll", "offer", "choose", "liquidation",
-     "trade": {"from", "to"} | None, "trades_made": int, "stepped": [pos], "night_run",
+     "trade": {"from", "to"} | None, "trades_made": [int per seat], "stepped": [pos], "night_run",
      "last_card", "history": [line], "result": {"end", "winners"} | None,
      "secret": {"chance", "red": [card], "black": [card], "hands": [[card]], "armed": [[card]],
                 "trade": offer | None}}
@@ -98,7 +98,7 @@ def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> R
         "businesses": {str(square): {"owner": None, "card": None, "closed": None, "friends": []}
                        for square in board.BUSINESSES},
         "tasks": [], "roll": None, "colour_roll": None, "offer": None, "choose": None,
-        "liquidation": None, "trade": None, "trades_made": 0, "stepped": [], "night_run": None,
+        "liquidation": None, "trade": None, "trades_made": [0] * players, "stepped": [], "night_run": None,
         "last_card": None, "history": [], "result": None,
         "secret": {"chance": record, "red": red, "black": black, "hands": [[] for _ in range(players)],
                    "armed": [[] for _ in range(players)], "trade": None},
