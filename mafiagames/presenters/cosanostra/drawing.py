@@ -295,7 +295,7 @@ def _families(view, names) -> list[dict]:
 def _summary(families, view) -> str:
     """The board in words for a screen reader: who stands where with how many tiles."""
     tiles = {f["seat"]: f["tiles"] for f in view["families"]}
-    return " ".join(ngettext("%(name)s: on %(square)s, %(tiles)d tile.", "%(name)s: on %(square)s, %(tiles)d tiles.",
+    return " ".join(ngettext("%(name)s: on %(square)s, %(tiles)s tile.", "%(name)s: on %(square)s, %(tiles)s tiles.",
                              tiles[f["seat"]]) % {
         "name": f["name"], "square": SQUARE_LABELS[B.RING[f["pos"]][0]], "tiles": tiles[f["seat"]]}
         for f in families)
