@@ -79,13 +79,17 @@ class Daphne:
 def live_daphne(transactional_db, output_dir, request):
     """daphne on the test database; ``@pytest.mark.clock_scale("0.1")`` shortens its game timers,
     ``@pytest.mark.moments`` gives its games moments (engines/moments.py; off otherwise),
-    ``@pytest.mark.extra_rulesets("tests.tiny")`` hosts rulesets kept in folders of their own."""
+    ``@pytest.mark.extra_rulesets("tests.tiny")`` hosts rulesets kept in folders of their own,
+    ``@pytest.mark.bot_seconds(0.2)`` makes its bot seats move sooner (settings.BOT_SECONDS)."""
     server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
     marker = request.node.get_closest_marker("clock_scale")
     if marker is not None:
         server.env["CLOCK_SCALE"] = str(marker.args[0])
     if request.node.get_closest_marker("moments") is not None:
         server.env["MOMENTS"] = "1"
+    bots = request.node.get_closest_marker("bot_seconds")
+    if bots is not None:
+        server.env["BOT_SECONDS"] = str(bots.args[0])
     extra = request.node.get_closest_marker("extra_rulesets")
     if extra is not None:
         server.env["EXTRA_RULESETS"] = ",".join(extra.args)
