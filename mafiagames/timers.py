@@ -68,7 +68,11 @@ def observe(game: dict) -> None:
     if game["status"] == "finished":
         _observe_story(game)
         return
+    _observe_clock(game)
     _observe_bots(game)
+
+
+def _observe_clock(game: dict) -> None:
     delay = due_in(game)
     # The clock's start is in the key: a resume moves it, and the move is armed anew for then.
     key = (game["id"], game["version"], game["clock_started"])
@@ -131,7 +135,12 @@ def bot_move(game: dict) -> tuple[int, dict] | None:
         return None
     for seat in ruleset.waiting_for(game["state"]):
         if seat in game["bots"] and (game["id"], seat) not in _stopped:
-            move = ruleset.bot(game["state"], seat)
+            try:
+                move = ruleset.bot(game["state"], seat)
+            except Exception:  # noqa: BLE001 - a bot's bug must not stop the clock or the other bots
+                _stopped.add((game["id"], seat))
+                log.exception("the bot of seat %s in game %s stops: it failed to choose", seat, game["id"])
+                continue
             if move is not None:
                 return seat, move
     return None

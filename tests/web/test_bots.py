@@ -250,3 +250,19 @@ async def test_an_overtaken_bot_plans_again_and_a_refused_one_stops(hosted, monk
     assert "the bot of seat 1" in caplog.text and "stops" in caplog.text
     assert (await database_sync_to_async(Game.objects.get)(pk=game.pk)).version == now.version
     assert timers.bot_move(game_dict(now)) is None                       # stopped: not asked again
+
+
+def test_a_bot_that_fails_to_choose_stops_and_the_next_bot_plays(hosted, monkeypatch, caplog):
+    """A bot whose ruleset's ``bot`` raises (a bug) is logged and stopped; the others play on
+    and the game master's clock is not held up by it (timers.observe)."""
+    room, players = tiny_room(0, 2)
+    services.start_game(room)
+    game = services.host_move(room, "go_on", expected_turn=None)
+    served = registry.get("tiny")
+    broken = dataclasses.replace(served, bot=lambda state, seat: 1 // 0 if seat == 0 else served.bot(state, seat))
+    monkeypatch.setitem(registry._RULESETS, "tiny", broken)
+    with caplog.at_level(logging.ERROR, logger="mafiagames.timers"):
+        assert timers.bot_move(game_dict(game)) == (1, HEADS)
+    assert "the bot of seat 0" in caplog.text and "failed to choose" in caplog.text
+    caplog.clear()
+    assert timers.bot_move(game_dict(game)) == (1, HEADS) and not caplog.text   # asked no more
