@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines import classic, mafie, mrakoslapi
+from engines import classic, cosanostra, mafie, mrakoslapi
 from engines.base import Ruleset, check_ruleset
 from engines.briefing import briefed
 from engines.moments import paced
@@ -20,7 +20,7 @@ def registered(*rulesets: Ruleset) -> dict[str, Ruleset]:
 
 
 # Each ruleset's engine as its rulebook plays (the rules' own tests play these) ...
-_ENGINES = registered(mafie.RULESET, classic.GRANNA, classic.MAFIA_PL, mrakoslapi.RULESET)
+_ENGINES = registered(mafie.RULESET, classic.GRANNA, classic.MAFIA_PL, mrakoslapi.RULESET, cosanostra.RULESET)
 # ... and as the app serves it: opening with a briefing, so that nobody's clock runs until
 # everyone has seen their role (engines/briefing.py), and with its results on the stage for a
 # few seconds (engines/moments.py).  The moments are the outer layer: a moment's clock is the

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -581,6 +582,55 @@ def tiny_event_problem(event: Event, state: State) -> str | None:
     return None
 
 
+# --------------------------------------------------------------------------------------------
+# Cosa Nostra (docs/rules/cosanostra.md §14)
+# --------------------------------------------------------------------------------------------
+
+COSANOSTRA_VARIANTS = 2
+_RED_INSTANCE = re.compile(r"R\d\d-\d")
+
+
+def cosanostra_variants(state: State, viewer: int | None, rng: random.Random) -> list[State]:
+    """Another deck order, other hands and armed flags for the seats the viewer is not, another
+    seed; an open deal's contents for a viewer who is not a party.  A deal's party knows the red
+    cards offered to him: the proposer's hand stays as it is for him."""
+    if state["phase"] == "over":
+        return []
+    variants = []
+    for _ in range(COSANOSTRA_VARIANTS):
+        secret = json.loads(json.dumps(state["secret"]))
+        trade = state["trade"]
+        party = trade is not None and viewer in (trade["from"], trade["to"])
+        fixed = {viewer} | ({trade["from"], trade["to"]} if party else set())
+        others = [seat for seat in range(state["players"]) if seat not in fixed]
+        pool = secret["red"] + [card for seat in others for card in secret["hands"][seat]]
+        rng.shuffle(pool)
+        for seat in others:
+            size = len(secret["hands"][seat])
+            secret["hands"][seat], pool = sorted(pool[:size]), pool[size:]
+            reactions = [card for card in secret["hands"][seat] if card[:3] in ("R12", "R13", "R14")]
+            secret["armed"][seat] = sorted(card for card in reactions if rng.random() < 0.5)
+        secret["red"] = pool
+        rng.shuffle(secret["black"])
+        if trade is not None and not party:
+            secret["trade"] = {**secret["trade"], "give": {**secret["trade"]["give"], "cash": rng.randrange(0, 50) * 100}}
+        secret["chance"] = {**secret["chance"], "seed": rng.randrange(10**6)}
+        variants.append({**state, "secret": secret})
+    return variants
+
+
+def cosanostra_event_problem(event: Event, state: State) -> str | None:
+    if event.kind == "red_card" and event.audience != [event.data["seat"]]:
+        return "a red card's identity reaches only its holder"
+    if event.kind == "trade_offer" and event.audience != sorted([event.data["from"], event.data["to"]]):
+        return "a deal's contents reach only its two parties"
+    if event.kind == "chance" and event.data["label"] in ("red_deck", "black_deck") and event.audience != NOBODY:
+        return "the decks' order is nobody's"
+    if event.audience == PUBLIC and _RED_INSTANCE.search(json.dumps(event.data)):
+        return "a public event names a red card in a hand"
+    return None
+
+
 KNOWLEDGE = {
     "tiny": Knowledge(
         secret_keys=frozenset({"secret", "calls", "chance"}),
@@ -609,5 +659,10 @@ KNOWLEDGE = {
                                "quiet_cycles", "next_extra_mrak_no", "chance"}),
         variants=mrakoslapi_variants,
         event_problem=mrakoslapi_event_problem,
+    ),
+    "cosanostra": Knowledge(
+        secret_keys=frozenset({"secret", "hands", "chance", "seed", "draws", "forced"}),
+        variants=cosanostra_variants,
+        event_problem=cosanostra_event_problem,
     ),
 }

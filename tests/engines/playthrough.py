@@ -70,15 +70,15 @@ SAMPLED_COMBINATIONS = 9    # seeded random combinations in the sample, besides 
 # hundreds of actions with every living seat awaited, and 9 of its 14 options are timers that
 # change no move of the random player (only the clock's seconds), so more samples replay the
 # same games (test_mrakoslapi_engine.py plays the defaults and every rule option changed).
-SAMPLED_COMBINATIONS_OF = {"mrakoslapi": 1}
+SAMPLED_COMBINATIONS_OF = {"mrakoslapi": 1, "cosanostra": 2}
 # Player counts for rulesets whose big tables are slow to check at every step (classic Mafia
 # plays up to 21; test_classic_scenarios.py checks 20–21 players on sampled steps; Mrakošlapi's
 # 7 players, a 5-card deal like 8, are played by test_mrakoslapi_engine.py).
-PLAYER_COUNTS = {"granna": (6, 7, 13), "mafia_pl": (5, 8, 11), "mrakoslapi": (6, 8)}
+PLAYER_COUNTS = {"granna": (6, 7, 13), "mafia_pl": (5, 8, 11), "mrakoslapi": (6, 8), "cosanostra": (2, 4)}
 # The contract tries the legal actions of every awaited seat on every ``n``-th state only for
 # rulesets with long games and many awaited seats, each with dozens of actions (Mrakošlapi: at
 # night and on the floor every living seat, with up to 56 tunnels or 160 accusations).
-CHECKED_STATE_STRIDE = {"mrakoslapi": 8}
+CHECKED_STATE_STRIDE = {"mrakoslapi": 8, "cosanostra": 16}
 
 
 # GRANNA's extended version (rules B.3.4, B.3.5): its options are not in the host's list yet
