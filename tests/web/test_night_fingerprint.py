@@ -70,6 +70,8 @@ def secret(ruleset, state) -> bool:
         return phase in ("agent", "doctor", "mafia", "wizard")
     if ruleset.slug == "mrakoslapi":
         return phase == "night"
+    if ruleset.slug == "cosanostra":    # every step: the hands are secret all game (rules §14)
+        return phase != "over"
     return phase == "action_play"   # Mafie: the crew plays Success or Fail face down (rules A.2)
 
 
@@ -83,6 +85,10 @@ def situation(ruleset, state, seat):
         # the plot cards each holds (The Plot Thickens deals them face up)
         held = sorted(c["card"] for c in (public.get("plot") or {}).get("held", []) if c["holder"] == seat)
         return (seat in public["team"], state["secret"]["cards"][seat] is not None, tuple(held), looked)
+    if ruleset.slug == "cosanostra":    # whom the step asks and who is in the open deal are public
+        asked = {public["active"], *((public.get(step) or {}).get("seat") for step in ("liquidation", "offer", "choose"))}
+        trade = public.get("trade") or {}
+        return (seat in asked, seat in (trade.get("from"), trade.get("to")), public["families"][seat]["out"], looked)
     return ("living", looked) if public["seats"][seat]["alive"] else None
 
 
