@@ -81,7 +81,7 @@ def test_the_host_adds_bots_each_named_and_marked_and_seated_last(hosted):
     assert [(p.name, p.bot) for p in seated] == [("Alice", False), ("Bob", False), ("Bot 1", True), ("Bot 2", True)]
     assert all(p.token == "" for p in seated if p.bot)   # no phone can hold their seats
     tv = tv_of(room)
-    assert tv.count('class="bot-mark"') == 4             # on the roster and on the host's seating
+    assert tv.count('class="chip bot-mark"') == 4             # on the roster and on the host's seating
     assert "Bot 2" in player_client(players[0]).get(f"/p/{room.code}/").content.decode()
 
 
@@ -173,7 +173,7 @@ def test_a_bot_is_never_a_lost_phone_nor_the_hosts_to_choose_for(hosted):
     offered = rendering.host_for_seats(table)
     assert [row["seat"] for row in offered["proxy"]] == [0]
     tv = tv_of(room)
-    assert tv.count('value="proxy"') == 1 and tv.count("offline") == 1 and tv.count('class="bot-mark"') == 2
+    assert tv.count('value="proxy"') == 1 and tv.count("offline") == 1 and tv.count('class="chip bot-mark"') == 2
     with pytest.raises(services.Conflict, match="Bot 1 is a bot"):
         services.host_for_seat(room, {"type": PROXY, "seat": 1, "action": HEADS}, expected_turn=None)
     assert rendering._hand_over(table)["offer_to"] == []
