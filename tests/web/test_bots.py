@@ -266,3 +266,17 @@ def test_a_bot_that_fails_to_choose_stops_and_the_next_bot_plays(hosted, monkeyp
     assert "the bot of seat 0" in caplog.text and "failed to choose" in caplog.text
     caplog.clear()
     assert timers.bot_move(game_dict(game)) == (1, HEADS) and not caplog.text   # asked no more
+
+
+def test_cosa_nostra_seats_bots_up_to_four_families_and_they_look_at_their_roles_first(monkeypatch):
+    """Cosa Nostra's bot families (rules §17): two people and two bots fill its four seats; the
+    game's bots are seats 2 and 3, and each taps "I have seen my role" before it plays."""
+    monkeypatch.setattr(timers, "_stopped", set())
+    room, players = room_with_players(2)
+    services.configure(room, "cosanostra", {})
+    bots = [services.add_bot(room) for _ in range(2)]
+    with pytest.raises(services.Conflict, match="at most 4"):
+        services.add_bot(room)
+    game = services.start_game(room)
+    assert game.bots == [2, 3] and [p.pk for p in bots] == game.seats[2:]
+    assert timers.bot_move(game_dict(game)) == (2, SEEN)
