@@ -24,12 +24,25 @@ State (JSON; secrets under ``secret``)::
      "picciotti": {cell: seat}, "supply": int, "bank": int,
      "businesses": {"<square>": {"owner", "card", "closed": seat|None, "friends": [seat]}},
      "tasks": [task], "roll", "colour_roll", "offer", "choose", "liquidation",
-     "trade": {"from", "to"} | None, "trades_made": int, "stepped": [pos], "night_run",
+     "trade": {"from", "to"} | None, "trades_made": [int per seat], "stepped": [pos], "night_run",
      "last_card", "history": [line], "result": {"end", "winners"} | None,
      "secret": {"chance", "red": [card], "black": [card], "hands": [[card]], "armed": [[card]],
                 "trade": offer | None}}
 
-Our decisions (for docs/rules/cosanostra.md): see the report of issue 19 and the rules' §19.
+Our decisions where the rulebook and the rules are silent (docs/rules/cosanostra.md §19):
+
+* The gates phase has a 30 s clock: on timeout the family takes the first free gate (N, E, S, W)
+  and the first connecting cells in reading order.
+* A family may send two deal offers a turn (a counter-offer does not count), so a turn cannot be
+  spent haggling; one offer is open in the whole game at a time (§19.2).
+* A debtor who has no tile to sell to the city and no deal left to offer has found no buyer and
+  goes bankrupt at once (§9.6).
+* Without a round limit a game still ends after 100 rounds, as with the limit (§15.4): a
+  locked-up city or families without pieces cannot hold the evening forever.
+* After a card's payments in the action phase the clock runs on; after selling up or a deal
+  the interrupted step's clock starts again in full (§19.1).
+* R11's night run is given to a picciotto that has not stepped yet; R02/R03 on a business with
+  a bribed director's card is refused as ``protected_by_card``.
 """
 
 from __future__ import annotations
@@ -85,7 +98,7 @@ def setup(players: int, options: dict, seed: int, deal: dict | None = None) -> R
         "businesses": {str(square): {"owner": None, "card": None, "closed": None, "friends": []}
                        for square in board.BUSINESSES},
         "tasks": [], "roll": None, "colour_roll": None, "offer": None, "choose": None,
-        "liquidation": None, "trade": None, "trades_made": 0, "stepped": [], "night_run": None,
+        "liquidation": None, "trade": None, "trades_made": [0] * players, "stepped": [], "night_run": None,
         "last_card": None, "history": [], "result": None,
         "secret": {"chance": record, "red": red, "black": black, "hands": [[] for _ in range(players)],
                    "armed": [[] for _ in range(players)], "trade": None},

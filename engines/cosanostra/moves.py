@@ -361,7 +361,7 @@ def _proposer_may(state: State, seat: int) -> None:
     selling = state["phase"] == LIQUIDATION and seat == state["liquidation"]["seat"]
     if not (active or selling):
         raise IllegalAction("not_your_turn", "Deals are offered in your action phase or when selling up")
-    if state["trades_made"] >= MAX_OFFERS_PER_TURN:
+    if state["trades_made"][seat] >= MAX_OFFERS_PER_TURN:
         raise IllegalAction("not_allowed_now", "Enough offers this turn")
 
 
@@ -568,7 +568,7 @@ def _offers(state: State, seat: int, selling: bool) -> list[dict]:
     """A few deals worth offering (the interface lets a phone compose any; these are the ones
     a list of buttons and the random players offer): sell a red card or a business for cash,
     buy a rival's tile beside the territory for a tile's price."""
-    if state["trades_made"] >= MAX_OFFERS_PER_TURN:
+    if state["trades_made"][seat] >= MAX_OFFERS_PER_TURN:
         return []
     offers = []
     fam = family(state, seat)

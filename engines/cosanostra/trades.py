@@ -16,7 +16,7 @@ from engines.cosanostra.money import transfer
 from engines.cosanostra.state import deck_code, family, fed_banned, happen, in_game
 
 KINDS = ("cash", "tiles", "businesses", "red_cards")
-MAX_OFFERS_PER_TURN = 2      # ours: a turn cannot be spent haggling offer after offer
+MAX_OFFERS_PER_TURN = 2      # ours, per family and turn: a turn cannot be spent haggling
 
 
 def goods(raw) -> dict:
@@ -86,7 +86,8 @@ def open_offer(state: State, events: list[Event], offer: dict, counter: bool = F
 
     state["trade"] = {"from": offer["from"], "to": offer["to"]}
     state["secret"]["trade"] = offer
-    state["trades_made"] += 0 if counter else 1
+    if not counter:
+        state["trades_made"] = [n + (seat == offer["from"]) for seat, n in enumerate(state["trades_made"])]
     events.append(Event("trade_offer", offer, sorted([offer["from"], offer["to"]])))
     happen(state, events, "trade_sent", **{"from": offer["from"], "to": offer["to"]})
     restart_clock(state)

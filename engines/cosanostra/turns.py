@@ -114,7 +114,7 @@ def start_turn(state: State, events: list[Event], seat: int) -> None:
     """TURN_START (rules §12): the loan shark's 500 (B11, three turns), then the window before
     the roll."""
     state["active"], state["stepped"], state["night_run"] = seat, [], None
-    state["roll"], state["trades_made"] = None, 0
+    state["roll"], state["trades_made"] = None, [0] * state["players"]
     fam = family(state, seat)
     tasks = []
     if fam["loan_shark"]:

@@ -115,7 +115,7 @@ class Table:
         """Make it ``seat``'s turn, waiting in ``phase`` with nothing queued."""
         state = self.state
         state.update(active=seat, phase=phase, tasks=[], stepped=[], night_run=None, offer=None,
-                     choose=None, liquidation=None, trades_made=0)
+                     choose=None, liquidation=None, trades_made=[0] * state["players"])
         state["roll"] = {"die": 3, "allowed": [3, 3], "by": seat} if phase == ACTION else None
 
     def give(self, seat: int, card: str) -> None:

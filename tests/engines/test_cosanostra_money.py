@@ -142,3 +142,24 @@ def test_hidden_cash_shows_each_family_only_its_own():
     table = Table(players=2, hidden_cash=True)
     assert [f["cash"] for f in table.view(BLUE)["families"]] == [5000, None]
     assert [f["cash"] for f in table.view(None)["families"]] == [None, None]
+
+
+def test_a_debtor_in_another_familys_turn_has_his_own_offers():
+    table = Table(players=3)
+    table.turn_of(BLUE, ACTION)
+    table.give(BLUE, "R06-1")
+    table.give(GREEN, "R05-1")
+    for _ in range(2):
+        table.act(BLUE, {"type": "offer_trade", "to": YELLOW, "give": {**NO, "cash": 100}, "take": NO})
+        table.act(BLUE, {"type": "withdraw_trade"})
+    table.set_cells({"d1": BLUE, "d7": YELLOW})            # GREEN has no tile to sell
+    table.set_cash(GREEN, 0)
+    table.act(BLUE, {"type": "play_card", "card": "R06-1"})
+    assert table.view()["liquidation"]["seat"] == GREEN
+    table.act(GREEN, {"type": "offer_trade", "to": YELLOW, "give": {**NO, "red_cards": ["R05-1"]},
+                      "take": {**NO, "cash": 500}})
+    table.act(YELLOW, {"type": "decline_trade"})
+    table.act(GREEN, {"type": "offer_trade", "to": BLUE, "give": {**NO, "red_cards": ["R05-1"]},
+                      "take": {**NO, "cash": 500}})
+    table.act(BLUE, {"type": "decline_trade"})             # no buyer and no offer left: bankrupt
+    assert table.family(GREEN)["out"] and table.state["phase"] == OVER

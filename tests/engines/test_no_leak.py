@@ -225,3 +225,20 @@ def test_the_oracle_catches_a_tv_that_shows_the_turncoat():
     assert not leaks(ruleset, KNOWLEDGE["granna"], [play])[0]
     found, _ = leaks(ruleset, KNOWLEDGE["granna"], [play], view=leaky)
     assert any("the TV" in line for line in found) and not any("seat 3 " in line for line in found)
+
+
+def test_the_oracle_catches_a_phone_that_shows_another_familys_red_cards():
+    """Cosa Nostra: a hand reaches only its owner (docs/rules/cosanostra.md §14)."""
+    ruleset = registry.get("cosanostra")
+    plays = [play for play in playthroughs(ruleset, option_combinations(ruleset)[0], seeds=(0,))
+             if any(event.kind == "red_card" for event in play.events)][:1]
+    assert plays
+
+    def leaky(state, seat):
+        shown = ruleset.view(state, seat)
+        if seat is not None:
+            shown["me"]["spy"] = state["secret"]["hands"][(seat + 1) % state["players"]]
+        return shown
+
+    found, _ = leaks(ruleset, KNOWLEDGE["cosanostra"], plays, view=leaky)
+    assert found and all("the TV" not in line for line in found)
