@@ -134,6 +134,8 @@ def test_ring_labels_are_read_at_the_tvs_reading_size():
     assert len(labels) == B.RING_SIZE
     least = 0.028 / 0.60 * drawing.HEIGHT
     assert all(float(t.get("font-size")) >= least for t in labels)
+    # and every other word or number on it: coordinates, gates, picciotti waiting, steps
+    assert all(float(t.get("font-size")) >= least for t in root.iter(f"{SVG}text"))
     for i, sq in enumerate(board_context(tv_view(), NAMES)["squares"]):
         label = sq["label"]
         width = label["squeeze"] or len(label["text"]) * drawing.LETTER_WIDTH * label["size"]

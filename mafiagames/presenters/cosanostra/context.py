@@ -37,16 +37,13 @@ def present(view: dict, names: list[str]) -> dict:
     rows = [_row(f, view, names, winners) for f in view["families"]]
     context = {
         "rows": rows,
-        "phase": view["phase"],
         "phase_title": _phase_title(view, names),
         "narration": narrated(narrate, view.get("narration", []), names, view),
         "mood": "day",
         "roll": _roll(view, names),
         # The last happenings the TV has room for beside the board (the engine keeps 8).
         "history": narrated(narrate, view.get("history", [])[-TV_HISTORY:], names, view),
-        "round": view.get("round", 0),
-        "decks": view.get("decks") or {"red": 0, "black": 0},
-        "bank": money(view.get("bank")),
+        "round": _round(view),
         "deal": _public_trade(view, names),
         "over": view["phase"] == "over",
     }
@@ -60,17 +57,22 @@ def present(view: dict, names: list[str]) -> dict:
 def _row(f: dict, view: dict, names: list[str], winners: set) -> dict:
     """One family on the TV: colour, name, cash, rank, tiles, red cards, face-up cards, fed ban."""
     seat = f["seat"]
-    businesses = sum(1 for b in view.get("businesses", {}).values() if b.get("owner") == seat)
     return {
         "seat": seat, "name": names[seat], "colour": B.COLOURS[seat].lower(), "colour_name": colour_name(seat),
         "cash": money(f["cash"]) if f.get("cash") is not None else "",
-        "rank": str(RANK_NAMES.get(f["rank"], f["rank"])), "tiles": f["tiles"], "businesses": businesses,
+        "rank": str(RANK_NAMES.get(f["rank"], f["rank"])), "tiles": f["tiles"],
         "red_cards": f["red_cards"], "face_up": [card_name(code) for code in f.get("face_up") or []],
         "fed": f.get("fed"), "out": bool(f.get("out")), "active": seat == view.get("active") and view["phase"] != "over",
-        "square": square_name(f["pos"]) if f.get("pos") is not None else "",
-        "picciotti": f.get("gate_picciotti", 0) + sum(1 for owner in view.get("picciotti", {}).values() if owner == seat),
         "winner": seat in winners,
     }
+
+
+def _round(view: dict) -> str:
+    """The round, and of how many when the round limit is on (rules §15.4)."""
+    limit = (view.get("options") or {}).get("max_rounds", "off")
+    if limit == "off":
+        return _("Round %(n)s") % {"n": view.get("round", 1)}
+    return _("Round %(n)s of %(of)s") % {"n": view.get("round", 1), "of": limit}
 
 
 def _phase_title(view: dict, names: list[str]) -> str:
@@ -237,7 +239,7 @@ def _card_plays(view: dict, names: list[str], plays: list[dict]) -> list[dict]:
 
 def _liquidation(view: dict, legal: list[dict]) -> dict:
     liq = view["liquidation"]
-    return {"owed": money(liq["owed"]), "to": liq.get("to"),
+    return {"owed": money(liq["owed"]),
             "sell": [button(a, a["cell"], note="+" + money(B.PRICES["city_sale"])) for a in _of(legal, "sell_to_city")],
             "pay": [button(a, _("Pay %(amount)s") % {"amount": money(liq["owed"])}, kind="primary")
                     for a in _of(legal, "pay")]}
@@ -412,9 +414,9 @@ def _acting(view: dict, seat: int) -> bool:
 
 def phone_board(view: dict, names: list[str]) -> tuple[str, dict]:
     """Every phone's small public board: each family's cash, rank and tiles, the last roll."""
-    context = present(view, names)
     rows = [{key: row[key] for key in ("name", "colour", "colour_name", "cash", "rank", "tiles", "active", "out")}
-            for row in context["rows"]]
-    return f"{TEMPLATE_DIR}/phone_board.html", {"standing": rows, "last_roll": context["roll"],
-                                                "recent": context["history"][-2:]}
+            for row in (_row(f, view, names, set()) for f in view["families"])]
+    return f"{TEMPLATE_DIR}/phone_board.html", {
+        "standing": rows, "last_roll": _roll(view, names),
+        "recent": narrated(narrate, view.get("history", [])[-2:], names, view)}
 

@@ -33,7 +33,7 @@ BAND = 26                     # a business's marker band, on the square's outer 
 TOKEN = 44                    # a figure's diameter
 GLYPH = 64                    # a square's glyph at most
 TOKEN_BLOCK = 96              # the 2 × 2 block of a side square where the figures stand
-LABEL_SIZE = 48               # ≥ 47: the TV's --tv-read on a board 60 % of the screen high
+LABEL_SIZE = 48               # every word and number: ≥ 47, the TV's --tv-read on a board 60 % of the screen high
 LETTER_WIDTH = 0.62           # a bold system font's mean letter width, in font sizes (a label's estimate)
 COORD_BAND = 0.7              # the coordinates' band, in cells
 GATE_RADIUS = 0.45            # a gate's radius, in cells
@@ -119,9 +119,14 @@ def _label(text: str, box) -> dict:
     """The label's baseline under its glyph; squeezed (textLength) when a translation is longer
     than the square is wide, so it never runs into the next square and keeps its height."""
     x, y, w, h = box
-    room = w - 16
     return {"text": text, "x": x + w / 2, "y": y + h - 14, "size": LABEL_SIZE,     # baseline: room for descenders
-            "squeeze": room if len(text) * LETTER_WIDTH * LABEL_SIZE > room else None}
+            "squeeze": _squeeze(text, w - 16)}
+
+
+def _squeeze(text: str, room: float) -> float | None:
+    """The width to squeeze ``text`` into (SVG textLength) when it would be wider than ``room``
+    at LABEL_SIZE: a long translation keeps its height and stays in its box."""
+    return room if len(text) * LETTER_WIDTH * LABEL_SIZE > room else None
 
 
 def _glyph(box) -> dict:
@@ -240,7 +245,7 @@ def _coordinates() -> list[dict]:
     k = _cell_size()
     x0, y0 = _city_origin()
     off = COORD_BAND * k / 2
-    size = round(k * COORD_BAND)
+    size = LABEL_SIZE               # as big as the ring's labels: read from the sofa too
     marks = []
     for i, letter in enumerate(B.COLUMNS):
         x = x0 + (i + 0.5) * k
@@ -271,13 +276,14 @@ def _gates(view) -> list[dict]:
         # the picciotti waiting there: a bust and their number, beside a north or south gate,
         # under an east or west one (where the city's edge leaves room)
         px, py = (gx + r + 0.35 * k, gy) if dy else (gx - 0.3 * k, gy + r + 0.4 * k)
-        gates.append({"gate": gate, "label": str(GATE_LABELS[gate]), "cx": gx, "cy": gy, "r": r,
+        label = str(GATE_LABELS[gate])
+        gates.append({"gate": gate, "label": label, "squeeze": _squeeze(label, 2 * r - 8), "cx": gx, "cy": gy, "r": r,
                       "owner": B.COLOURS[family["seat"]] if family else None,
                       "mark": _mark_box(gx, gy, k * 0.45),
                       "picciotti": family["gate_picciotti"] if family else 0,
                       "free": view["phase"] == "gates" and not family,      # a family picks it now (§4)
                       "picciotto": _mark_box(px, py, k * 0.6),
-                      "count": {"x": px + 0.35 * k, "y": py, "size": round(k * 0.7)}})
+                      "count": {"x": px + 0.35 * k, "y": py, "size": LABEL_SIZE}})
     return gates
 
 
@@ -295,7 +301,7 @@ def _families(view, names) -> list[dict]:
 def _summary(families, view) -> str:
     """The board in words for a screen reader: who stands where with how many tiles."""
     tiles = {f["seat"]: f["tiles"] for f in view["families"]}
-    return " ".join(ngettext("%(name)s: on %(square)s, %(tiles)d tile.", "%(name)s: on %(square)s, %(tiles)d tiles.",
+    return " ".join(ngettext("%(name)s: on %(square)s, %(tiles)s tile.", "%(name)s: on %(square)s, %(tiles)s tiles.",
                              tiles[f["seat"]]) % {
         "name": f["name"], "square": SQUARE_LABELS[B.RING[f["pos"]][0]], "tiles": tiles[f["seat"]]}
         for f in families)

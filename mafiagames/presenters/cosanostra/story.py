@@ -16,7 +16,7 @@ from engines.base import PUBLIC
 from .. import story_line, story_step
 from .words import REASONS, family, narrate, winners_text
 
-STEP_LINES = 8
+STEP_LINES = 5       # a step fits the TV beside the host's settings at 1280 × 720
 SEAT_KEYS = ("seat", "from", "to", "owner")
 
 

@@ -433,17 +433,18 @@ ADVANCED_OPTIONS = frozenset({"turn_seconds"})
 
 # --- the evening's scoreboard and statistics -----------------------------------------------------
 
+# The engine's outcome (engines/cosanostra/engine.py ``outcome``, ``roles``): one family wins, or
+# several share the victory (rules §15 tie-breaks); every seat plays a family.
+SIDES = {"family": gettext_lazy("One family"), "shared": gettext_lazy("Families sharing the city")}
+ROLES = {"family": gettext_lazy("A family")}
+
+
 def side_words(code: str, ruleset: str, options: dict) -> str:
-    """A winning side: a family's colour (or a reason the engine gives as its side)."""
-    if code in COLOUR_NAMES:
-        return str(COLOUR_NAMES[code])
-    return str(REASONS.get(code, code))
+    return str(SIDES.get(code, code))
 
 
 def role_words(code: str, ruleset: str, options: dict) -> str:
-    if code in COLOUR_NAMES:
-        return str(COLOUR_NAMES[code])
-    return str(_("Family")) if code == "player" else code
+    return str(ROLES.get(code, code))
 
 
 def reason_words(code: str, ruleset: str, options: dict) -> str:
