@@ -252,7 +252,16 @@ MEASURE_STAGE = """([mainMin, readMin, hostMin, contrastMin]) => {
   const shown = (el) => {   // checkVisibility: also false inside a closed <details> (content-visibility)
     if (!el.getClientRects().length || !el.checkVisibility({contentVisibilityAuto: true, visibilityProperty: true})) return false;
     const style = getComputedStyle(el);
-    return style.visibility !== 'hidden' && +style.opacity > 0;
+    if (style.visibility === 'hidden' || !(+style.opacity > 0)) return false;
+    // Wholly outside the nearest box that hides its overflow (a list that folds what does not
+    // fit out of sight: Cosa Nostra's history): not on the stage at all.  Half in is "cut off".
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const r = el.getBoundingClientRect(), b = a.getBoundingClientRect();
+      return r.right > b.left && r.left < b.right && r.bottom > b.top && r.top < b.bottom;
+    }
+    return true;
   };
   const rgba = (text) => {
     const m = text.match(/rgba?\\(([^)]+)\\)/);
