@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
+from django.template import engines
 from django.test import Client
 
 from engines import registry
@@ -45,8 +46,10 @@ def hosted(monkeypatch, settings):
     monkeypatch.setitem(registry._RULESETS, "tiny", registry.served(engine))
     monkeypatch.setitem(presenters._EXTRA, "tiny", tiny_presenter)
     presenters.presenter.cache_clear()
-    templates = settings.TEMPLATES[0]
-    settings.TEMPLATES = [{**templates, "DIRS": [*templates["DIRS"], Path(tiny.__file__).parent / "templates"]}]
+    # Its templates, found as an app's would be; the engine itself is kept (a new one would drop
+    # the templates compiled as the server starts: tests/web/test_views.py).
+    django_engine = engines["django"].engine
+    monkeypatch.setattr(django_engine, "dirs", [*django_engine.dirs, Path(tiny.__file__).parent / "templates"])
     settings.BOT_SECONDS = 0.01
     # Game ids come again in a fresh database: no bot of an earlier test is armed or stopped.
     monkeypatch.setattr(timers, "_armed", set())
