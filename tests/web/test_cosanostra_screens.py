@@ -245,3 +245,22 @@ def test_the_deal_composer_reads_goods_in_hundreds_and_refuses_odd_amounts():
     form["give_cash"] = "550"
     with pytest.raises(FormError):
         forms.parse_action(form)
+
+
+def test_the_tv_shows_each_familys_cash_rank_tiles_the_roll_and_the_latest_moves():
+    table = Table(3)
+    table.roll(4)                                               # BLUE, capiregime: 3–5, moves 4 to the arms shop
+    shown = html.unescape(tv(table.state))
+    for name in ("Ann", "Bob", "Cyd"):
+        assert name in shown
+    assert "Capiregime" in shown and "3 tiles" in shown and "5 000 D" in shown
+    assert "Ann (Blue): 3–5 squares" in shown                    # the die and its range beside the board
+    assert "Ann (Blue) moves 4 to Arms shop 1." in shown            # the history
+
+
+def test_hidden_cash_shows_a_familys_cash_on_its_own_phone_only():
+    table = Table(3, hidden_cash=True)
+    table.set_cash(GREEN, 4200)
+    assert "4 200 D" in html.unescape(phone(table.state, GREEN)["ph-role"])
+    assert "4 200 D" not in html.unescape("".join(phone(table.state, BLUE).values()))
+    assert "4 200 D" not in html.unescape(tv(table.state))

@@ -36,7 +36,7 @@ MO = PO.with_suffix(".mo")
 
 
 def parse_po(text: str) -> list[dict]:
-    """Entries of a .po file: msgid, plural, msgstr list, flags."""
+    """Entries of a .po file: msgid, its context (None without one), plural, msgstr list, flags."""
     entries, entry, field = [], None, None
     for line in text.splitlines() + [""]:
         if not line.strip():
@@ -44,11 +44,13 @@ def parse_po(text: str) -> list[dict]:
                 entries.append(entry)
             entry, field = None, None
             continue
-        entry = entry or {"msgid": "", "plural": None, "msgstr": {}, "flags": set()}
+        entry = entry or {"msgid": "", "context": None, "plural": None, "msgstr": {}, "flags": set()}
         if line.startswith("#,"):
             entry["flags"] |= {f.strip() for f in line[2:].split(",")}
         elif line.startswith("#"):
             continue
+        elif line.startswith("msgctxt "):
+            field, entry["context"] = "context", ast.literal_eval(line[8:])
         elif line.startswith("msgid_plural "):
             field, entry["plural"] = "plural", ast.literal_eval(line[13:])
         elif line.startswith("msgid "):
@@ -99,7 +101,9 @@ def test_every_catalogue_is_complete_and_compiled(language):
     compiled = gettext.GNUTranslations(po.with_suffix(".mo").open("rb"))
     for entry in entries:
         if not entry["plural"]:
-            assert compiled.gettext(entry["msgid"]) == entry["msgstr"][0], f".mo is stale for {entry['msgid']!r}"
+            found = (compiled.pgettext(entry["context"], entry["msgid"]) if entry["context"] is not None
+                     else compiled.gettext(entry["msgid"]))
+            assert found == entry["msgstr"][0], f".mo is stale for {entry['msgid']!r}"
 
 
 # Which form a count takes, by grammar (1, 2, 5, 21): Czech "1 hráč, 2 hráči, 5 hráčů, 21 hráčů";

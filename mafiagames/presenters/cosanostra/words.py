@@ -40,7 +40,7 @@ COLOUR_NAMES = {
     "WHITE": pgettext_lazy("colour die", "White"), "BLACK": pgettext_lazy("colour die", "Black"),
 }
 
-RANK_NAMES = {"MAFIOSO": gettext_lazy("Mafioso"), "CAPIREGIME": gettext_lazy("Capiregime"), "CAPO": gettext_lazy("Capo")}
+RANK_NAMES = {"MAFIOSO": pgettext_lazy("Cosa Nostra rank", "Mafioso"), "CAPIREGIME": gettext_lazy("Capiregime"), "CAPO": gettext_lazy("Capo")}
 
 # How far each rank may bend the roll (rules §5), in words for the phone and the lesson.
 RANK_HELP = {
@@ -404,8 +404,8 @@ OPTION_LABELS = {
                       gettext_lazy("Our adaptation: the rulebook says only that the capo's hitman may go "
                                    "across the corner; we let him for every step, capture and attack.")),
     "city_sale_piece": (gettext_lazy("A tile sold to the city"),
-                        gettext_lazy("Our adaptation: the rulebook says such pieces leave the game; by default "
-                                     "they go back to the family's supply, so the four sides stay reachable.")),
+                        gettext_lazy("The rulebook says such pieces leave the game. Our adaptation can send them "
+                                     "back to the family's supply instead, so the four sides stay reachable.")),
     "bankruptcy_ends_game": (gettext_lazy("A bankruptcy ends the game"),
                              gettext_lazy("As the rulebook: the strongest family in the city wins then. Off (our "
                                           "rule): the bankrupt family leaves and play goes on.")),
@@ -475,7 +475,7 @@ LESSON = {
     "buy_how": gettext_lazy("3000 D: an empty cell next to your territory (your tiles and your gate)."),
     "hire": gettext_lazy("Hire a picciotto"),
     "hire_how": gettext_lazy("2000 D: he waits on your gate and steps one cell a turn."),
-    "capture": gettext_lazy("Capture"),
+    "capture": pgettext_lazy("Cosa Nostra: a picciotto taking an empty cell", "Capture"),
     "capture_how": gettext_lazy("A picciotto stepping onto an empty cell takes it for you."),
     "attack": gettext_lazy("Attack"),
     "attack_how": gettext_lazy("3000 D: onto another family's tile without a picciotto; it becomes yours."),
