@@ -176,6 +176,15 @@ def _code(code: str, ruleset: str, options: dict) -> str:
     return code
 
 
+def table_words(table: dict, doc: str) -> Callable[[str, str, dict], str]:
+    """``side_words``, ``role_words`` or ``reason_words`` of a ruleset whose words for a code do
+    not depend on its options: the code's entry in ``table`` (the code itself if none)."""
+    def words(code: str, ruleset: str, options: dict) -> str:
+        return str(table.get(code, code))
+    words.__doc__ = doc
+    return words
+
+
 # The kinds of the events in a game's log (engines' ``Event.kind``, the app's own pause and
 # logged actions): what the admin's reader sees beside each event (a kind not here: its code).
 EVENT_KINDS = {

@@ -79,6 +79,10 @@ PLAYER_COUNTS = {"granna": (6, 7, 13), "mafia_pl": (5, 8, 11), "mrakoslapi": (6,
 # rulesets with long games and many awaited seats, each with dozens of actions (Mrakošlapi: at
 # night and on the floor every living seat, with up to 56 tunnels or 160 accusations).
 CHECKED_STATE_STRIDE = {"mrakoslapi": 8, "cosanostra": 16}
+# The no-leak suite looks at every viewer's view of every ``n``-th state of such games: a Cosa
+# Nostra game runs to some 2,000 moves, and every phase, deals included, comes back many times
+# in a game, so every 4th state still meets each of them.
+LEAK_STATE_STRIDE = {"cosanostra": 4}
 
 
 # GRANNA's extended version (rules B.3.4, B.3.5): its options are not in the host's list yet

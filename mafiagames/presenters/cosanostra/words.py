@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from engines.cosanostra import board
 
-from .. import COMMON_ERRORS, LESSON_TITLES, fill, moment_part, seconds, slide
+from .. import COMMON_ERRORS, LESSON_TITLES, fill, moment_part, seconds, slide, table_words
 
 TITLES = {"cosanostra": gettext_lazy("Cosa Nostra (our adaptation)")}
 
@@ -439,16 +439,9 @@ SIDES = {"family": gettext_lazy("One family"), "shared": gettext_lazy("Families 
 ROLES = {"family": gettext_lazy("A family")}
 
 
-def side_words(code: str, ruleset: str, options: dict) -> str:
-    return str(SIDES.get(code, code))
-
-
-def role_words(code: str, ruleset: str, options: dict) -> str:
-    return str(ROLES.get(code, code))
-
-
-def reason_words(code: str, ruleset: str, options: dict) -> str:
-    return str(REASONS.get(code, code))
+side_words = table_words(SIDES, "How a game was won, in words (the evening's scoreboard).")
+role_words = table_words(ROLES, "A seat's role in words (the admin's statistics).")
+reason_words = table_words(REASONS, "How a game ended, in words (the admin's games).")
 
 
 def role_text(view: dict) -> str:

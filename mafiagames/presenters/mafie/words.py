@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy
 
 from engines.mafie.tables import TWO_FAIL_MIN_PLAYERS, TWO_FAIL_SLOT
 
-from .. import COMMON_ERRORS, LESSON_TITLES, fill, moment_part, slide
+from .. import COMMON_ERRORS, LESSON_TITLES, fill, moment_part, slide, table_words
 
 
 ROLE_NAMES = {"mafioso": gettext_lazy("Mafioso"), "detective": gettext_lazy("Detective")}
@@ -185,19 +185,9 @@ def role_text(view: dict) -> str:
     return str(ROLE_NAMES.get(view["me"]["role"], view["me"]["role"]))
 
 
-def side_words(code: str, ruleset: str, options: dict) -> str:
-    """A winning team in words (the evening's scoreboard)."""
-    return str(TEAM_NAMES.get(code, code))
-
-
-def role_words(code: str, ruleset: str, options: dict) -> str:
-    """A role in words (the admin's statistics)."""
-    return str(ROLE_NAMES.get(code, code))
-
-
-def reason_words(code: str, ruleset: str, options: dict) -> str:
-    """How a game ended, in words (the admin's games)."""
-    return str(REASONS.get(code, code))
+side_words = table_words(TEAM_NAMES, "A winning team in words (the evening's scoreboard).")
+role_words = table_words(ROLE_NAMES, "A role in words (the admin's statistics).")
+reason_words = table_words(REASONS, "How a game ended, in words (the admin's games).")
 
 
 TITLES = {"mafie": gettext_lazy("Mafie")}

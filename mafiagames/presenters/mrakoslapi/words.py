@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from engines.mrakoslapi import cards as C
 from engines.mrakoslapi import day as D
 
-from .. import COMMON_ERRORS, LESSON_TITLES, fill, moment_part, seconds, slide
+from .. import COMMON_ERRORS, LESSON_TITLES, fill, moment_part, seconds, slide, table_words
 
 
 HOST_MOVES: dict = {}
@@ -157,17 +157,9 @@ SIDES = {"last_alive": gettext_lazy("The last one alive"), "shared": gettext_laz
 ROLES = {"player": gettext_lazy("Player")}
 
 
-def side_words(code: str, ruleset: str, options: dict) -> str:
-    return str(SIDES.get(code, code))
-
-
-def role_words(code: str, ruleset: str, options: dict) -> str:
-    return str(ROLES.get(code, code))
-
-
-def reason_words(code: str, ruleset: str, options: dict) -> str:
-    """How a game ended, in words (the admin's games)."""
-    return str(REASONS.get(code, code))
+side_words = table_words(SIDES, "How a game was won, in words (the evening's scoreboard).")
+role_words = table_words(ROLES, "A seat's role in words (the admin's statistics).")
+reason_words = table_words(REASONS, "How a game ended, in words (the admin's games).")
 
 
 TITLES = {"mrakoslapi": gettext_lazy("Mrakošlapi")}
