@@ -14,6 +14,7 @@ state dicts.  The web layer knows nothing else about a ruleset:
     removable(state)                         -> list[int]      seats the host may remove now
     roles(state)                             -> list[str]      each seat's role code (the scoreboard reads
                                                                it of a finished game only: it is secret before)
+    bot(state, seat)                         -> Action | None  optional: the move a bot in this seat makes now
 
 Who acts (the *actor* of ``legal_actions`` and ``apply``, and of every logged action):
 
@@ -47,6 +48,14 @@ Conventions every engine keeps:
   stays (a step that ends sooner once everyone has acted).  Engines know no time: the web layer
   notes when each clock started (``Game.clock_started``) and makes the move when it is due
   (``timers.py``).
+* Bots (optional, ``Engine.bot``): a ruleset that can fill an empty seat with a simple player
+  gives ``bot(state, seat)``, the move a bot in ``seat`` makes now, or ``None`` when it has
+  nothing to do (not its turn, or it waits for the others).  Pure and deterministic like the
+  rest, and always a move ``apply(state, seat, move)`` accepts; the app asks it for each bot
+  seat the game awaits (``waiting_for``) and plays the answer as that seat, through the same
+  writer as a phone's tap, a moment later (mafiagames/timers.py).  A ruleset without one offers
+  no bot seats.  The contract test checks both: every bot move applies, and bots alone finish
+  a game.
 """
 
 from __future__ import annotations
@@ -189,6 +198,8 @@ class Ruleset(Protocol):
     def roles(self, state: State) -> list[str]: ...
     # Optional (``Engine.moments``): the kinds of PUBLIC events that take the stage for a few
     # seconds (engines/moments.py).
+    # Optional (``Engine.bot``): the move a bot in a seat makes now, or None (the module's
+    # docstring, "Bots"); None for a ruleset that offers no bot seats.
 
 
 RULESET_VALUES = ("slug", "title", "min_players", "max_players")
@@ -235,11 +246,16 @@ class Engine:
     # vote revealed, a coin toss, a death at dawn, a verdict): each takes the stage for a few
     # seconds (engines/moments.py).  None by default.
     moments: frozenset[str] = frozenset()
+    # Optional: the move a bot in this seat makes now, or None when it has nothing to do (the
+    # module's docstring, "Bots").  None: this ruleset offers no bot seats.
+    bot: Callable[[State, int], Action | None] | None = None
 
     def __post_init__(self):
         check_ruleset(self)
         if not isinstance(self.moments, frozenset) or not all(isinstance(kind, str) for kind in self.moments):
             raise TypeError(f"ruleset {self.slug!r}: moments must be a frozenset of event kinds")
+        if self.bot is not None and not callable(self.bot):
+            raise TypeError(f"ruleset {self.slug!r}: bot must be a function (state, seat) -> action or None")
 
 
 def resolve_options(ruleset: Ruleset, raw: dict[str, Any]) -> dict[str, Any]:

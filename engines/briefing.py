@@ -87,9 +87,18 @@ def briefed(engine: Engine) -> Engine:
             return awaited
         return sorted(set(awaited) | {seat for seat, seen in enumerate(briefing["seen"]) if not seen})
 
+    def bot(state: State, seat: int) -> Action | None:
+        """A bot looks at its role first, like everyone (the briefing's own move); then it plays
+        as its engine's bot does, on the engine's own state."""
+        briefing = state.get("briefing")
+        if briefing is not None and not briefing["seen"][seat]:
+            return dict(SEEN)
+        return engine.bot(_inner(state), seat)
+
     return dataclasses.replace(
         engine, options=lambda: [*engine.options(), BRIEFING], setup=setup, legal_actions=legal_actions,
         host_moves=host_moves, apply=apply, view=view, waiting_for=waiting_for,
+        bot=bot if engine.bot is not None else None,
         outcome=lambda state: engine.outcome(_inner(state)),
         roles=lambda state: engine.roles(_inner(state)),
         proxy_moves=lambda state: engine.proxy_moves(_inner(state)),

@@ -87,9 +87,13 @@ def paced(engine: Engine) -> Engine:
         function = getattr(engine, name)
         return lambda state: during if _on(state) else function(_inner(state))
 
+    def bot(state: State, seat: int) -> Action | None:
+        """A bot watches a moment like everyone (nobody moves meanwhile), then plays on."""
+        return None if _on(state) else engine.bot(state, seat)
+
     return dataclasses.replace(
         engine, options=lambda: [*engine.options(), MOMENTS], setup=setup, legal_actions=legal_actions,
-        apply=apply, view=view,
+        apply=apply, view=view, bot=bot if engine.bot is not None else None,
         host_moves=when_off("host_moves", []), waiting_for=when_off("waiting_for", []),
         proxy_moves=when_off("proxy_moves", {}), removable=when_off("removable", []),
         outcome=when_off("outcome", None),

@@ -90,6 +90,10 @@ class Player(models.Model):
     # The language of this phone (settings.LANGUAGES): the browser's on joining, changed on the
     # join page or the phone's menu (services.set_phone_language); "" for the room's.
     language = models.CharField(verbose_name=_("language"), max_length=8, blank=True, default="")
+    # A seat the host filled with a bot (services.add_bot): no phone, ever.  It plays its seat's
+    # moves itself (the ruleset's ``bot``, timers.py), is never shown as a lost phone or
+    # proxied by the host, and no phone can hold or claim its seat (seating.seated_player).
+    bot = models.BooleanField(verbose_name=_("bot"), default=False, editable=False)
     joined = models.DateTimeField(verbose_name=_("joined"), auto_now_add=True)
 
     class Meta:
@@ -104,7 +108,8 @@ class Player(models.Model):
 
     @property
     def connected(self) -> bool:
-        return self.connections > 0
+        """At the table: a phone with a screen open, or a bot (which needs none)."""
+        return self.bot or self.connections > 0
 
 
 CLAIM_WAIT = timedelta(minutes=10)   # an unanswered request for a seat lapses
@@ -189,6 +194,9 @@ class Game(models.Model):
     deal = models.JSONField(verbose_name=_("deal"), null=True, blank=True)
     seats = models.JSONField(verbose_name=_("seats"), default=list)  # player ids in seat order
     names = models.JSONField(verbose_name=_("names"), default=list)  # names as they were when the game started
+    # The seats bots play (Player.bot as the game started): the game master plays their moves
+    # (timers.py), in every process and after a restart.
+    bots = models.JSONField(verbose_name=_("bot seats"), default=list, blank=True)
     state = models.JSONField(verbose_name=_("state"), )
     version = models.PositiveIntegerField(verbose_name=_("version"), default=0)
     # seq of the next Event
@@ -283,7 +291,7 @@ def game_dict(game: Game) -> dict:
     """A game as the screens, the fan-out and the game master's clock read it: plain values
     (times as seconds since the epoch), the same in every process."""
     return {"id": game.pk, "ruleset": game.ruleset, "options": game.options, "state": game.state, "version": game.version,
-            "names": game.names, "seats": game.seats, "status": game.status,
+            "names": game.names, "seats": game.seats, "bots": game.bots, "status": game.status,
             "clock_started": game.clock_started.timestamp() if game.clock_started else None,
             "paused_at": game.paused_at.timestamp() if game.paused_at else None,
             "story": {"step": game.story_step, "all": game.story_all,

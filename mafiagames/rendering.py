@@ -45,7 +45,7 @@ class Table:
     language: str
     ruleset: str
     options: dict
-    players: list  # [{"id", "name", "connected"}] in lobby order
+    players: list  # [{"id", "name", "connected", "bot" (optional)}] in lobby order (a bot is always connected)
     game: dict | None = None  # {"id", "ruleset", "state", "version", "names", "seats", "status"}
     version: int = 0
     claims: list = field(default_factory=list)  # [{"id", "name", "connected"}]: phones asking for a seat
@@ -145,8 +145,10 @@ def _game_context(table: Table, view: dict) -> dict:
     pres = presenter(game["ruleset"])
     context = pres.present(view, game["names"])
     online = {p["id"] for p in table.players if p["connected"]}
+    bots = set(game.get("bots") or ())
     for row in context.get("rows", []):
         row["connected"] = game["seats"][row["seat"]] in online
+        row["bot"] = row["seat"] in bots   # the roster's bot mark (a ruleset with bots shows it)
     if game["status"] == "finished":
         # The finished game's rows stay (its reveal); the room has moved on: whoever joined since
         # is listed under them, as the next game will seat them.
@@ -333,7 +335,7 @@ def _settings_piece(table: Table) -> list[tuple[str, dict]]:
 
 def _seat_pieces(table: Table) -> list[tuple[str, dict]]:
     last = len(table.players) - 1
-    return [("screens/host_seat.html", {"code": table.code, "id": p["id"], "name": p["name"],
+    return [("screens/host_seat.html", {"code": table.code, "id": p["id"], "name": p["name"], "bot": p.get("bot", False),
                                         "first": i == 0, "last": i == last})
             for i, p in enumerate(table.players)]
 
@@ -414,6 +416,8 @@ def _tv_host(table: Table, kept: dict, memo: dict, host: bool, seat_help: dict |
             context["story"] = {key: told[key] for key in ("index", "number", "count", "all")}
         context.update(host_parts=_parts(kept, table.language, {"seats": _seat_pieces(table)}),
                        can_start=len(table.players) >= ruleset.min_players,   # beyond the maximum: an audience
+                       # An empty seat for a bot (services.add_bot): a ruleset with one, a table not full.
+                       can_add_bot=ruleset.bot is not None and len(table.players) < ruleset.max_players,
                        lesson_offer="first" if table.first_of_ruleset else "again")
     return context
 
@@ -427,7 +431,8 @@ def _hand_over(table: Table) -> dict:
     """Whose phone the host may hand the controls to (services.offer_host): a connected player's,
     not the one hosting; and whom they are offered to, waiting for that phone's answer."""
     hosting = table.host_phone and table.host_phone["id"]
-    return {"offer_to": [{"id": p["id"], "name": p["name"]} for p in table.players if p["connected"] and p["id"] != hosting],
+    return {"offer_to": [{"id": p["id"], "name": p["name"]} for p in table.players
+                         if p["connected"] and not p.get("bot") and p["id"] != hosting],
             "offered": table.host_offer and table.host_offer["name"]}
 
 
@@ -536,7 +541,7 @@ def _idle_panel(table: Table, ended: bool, lesson: dict | None) -> dict:
     if lesson:
         return {"in_game": False, "lesson": {key: lesson[key] for key in ("slide", "number", "count")}}
     return {"in_game": False, "ended_by_host": ended, "ruleset": {"title": ruleset_title(table.ruleset)},
-            "players": [{"name": p["name"]} for p in table.players]}
+            "players": [{"name": p["name"], "bot": p.get("bot", False)} for p in table.players]}
 
 
 def _seated(table: Table, seat: int, memo: dict) -> dict[str, dict]:

@@ -76,8 +76,9 @@ def seated_player(code: str, cookies: dict[str, str]) -> Player | None:
     data = _load(cookies.get(player_cookie_name(code)), PLAYER_SALT)
     if not data or data.get("r") != code or not isinstance(data.get("p"), int):
         return None
+    # Never a bot's seat: it has no token, and no phone may play it (services.add_bot).
     return Player.objects.select_related("room").filter(
-        room__code=code, pk=data["p"], token=str(data.get("t"))).first()
+        room__code=code, pk=data["p"], token=str(data.get("t")), bot=False).first()
 
 
 def holds_host_cookie(room: Room, cookies: dict[str, str]) -> bool:

@@ -6,6 +6,7 @@ write in one short transaction and ping the room after commit.
 
 from __future__ import annotations
 
+import itertools
 import secrets
 
 from django.conf import settings
@@ -109,23 +110,58 @@ def seat_cap() -> int:
 
 def join_room(room: Room, raw_name: str, language: str = "") -> Player:
     """A new player of ``room``, whose phone speaks ``language`` ("" for the room's)."""
-    name = clean_name(raw_name)
     language = languages.supported(language) or ""
+
+    def door_open(door: Room) -> None:
+        if door.locked:
+            raise Forbidden("room_locked", _("The host has locked this room. If you were playing, "
+                                             "ask to get your seat back."))
+    return _seat(room, raw_name, door_open, language=language)
+
+
+def _seat(room: Room, raw_name: str, admit, **fields) -> Player:
+    """A new player of ``room`` at the end of the seating order, named ``raw_name`` (a name of
+    its own in the room), if ``admit(room locked for update)`` raises nothing: a phone joining
+    (``join_room``) or the host's bot (``add_bot``)."""
+    name = clean_name(raw_name)
     try:
         with transaction.atomic():
             door = Room.objects.select_for_update().get(pk=room.pk)
-            if door.locked:
-                raise Forbidden("room_locked", _("The host has locked this room. If you were playing, "
-                                                 "ask to get your seat back."))
+            admit(door)
             if door.players.count() >= seat_cap():
                 raise Conflict("room_full", _("This room is full."))
             order = (room.players.order_by("-order").values_list("order", flat=True).first() or 0) + 1
-            player = Player.objects.create(room=room, name=name, name_key=name_key(name), order=order,
-                                           language=language)
+            player = Player.objects.create(room=room, name=name, name_key=name_key(name), order=order, **fields)
             changed(room)
     except IntegrityError:
         raise ServiceError("name_taken", _("Somebody in this room already uses that name.")) from None
     return player
+
+
+# --- bots (Player.bot): an empty seat filled by the ruleset's bot (engines/base.py, "Bots") ----
+
+def bot_name(n: int) -> str:
+    """The ``n``-th bot's name, in the active language (the host's, i.e. the room's)."""
+    return _("Bot %(n)d") % {"n": n}
+
+
+def add_bot(room: Room) -> Player:
+    """The host fills an empty seat with a bot, in the lobby: only for a ruleset that has one
+    (``Engine.bot``) and while the table is below its most players.  It sits at the end of the
+    seating order like anyone who joins, under the first free name "Bot n"; the host moves or
+    removes it like any player (``move_player``, ``kick``)."""
+    with transaction.atomic():
+        door = _lobby_room(room)
+        ruleset = registry.get(door.ruleset)
+        if ruleset.bot is None:
+            raise Conflict("no_bots", _("%(title)s has no bot players.") % {"title": ruleset_title(door.ruleset)})
+        if door.players.count() >= ruleset.max_players:
+            raise Conflict("table_full", _("The table is full: %(title)s seats at most %(max)d players.")
+                           % {"title": ruleset_title(door.ruleset), "max": ruleset.max_players})
+        taken = set(door.players.values_list("name_key", flat=True))
+        n = next(n for n in itertools.count(1) if name_key(bot_name(n)) not in taken)
+        # No token: no phone ever holds a bot's seat (seating.seated_player).
+        return _seat(room, bot_name(n), lambda door: None, bot=True, token="")
 
 
 def set_phone_language(player: Player, language: str) -> None:
@@ -160,7 +196,7 @@ MAX_CLAIMS = 8                       # unanswered requests per room: the host's 
 def ask_for_seat(room: Room, player_id: int) -> Claim:
     """A new phone asks for the seat of ``player_id``; the host sees the request."""
     with transaction.atomic():
-        player = Player.objects.filter(room=room, pk=player_id).first()
+        player = Player.objects.filter(room=room, pk=player_id, bot=False).first()   # a bot's seat is no phone's
         if player is None:
             raise ServiceError("unknown_player", _("No such player in this room."))
         if Claim.objects.waiting(room.pk).count() >= MAX_CLAIMS:
@@ -212,7 +248,7 @@ def offer_host(room: Room, player_id: int) -> None:
     """The host offers the controls to ``player_id``'s phone; a new offer replaces an older one."""
     with transaction.atomic():
         locked = Room.objects.select_for_update().get(pk=room.pk)
-        player = Player.objects.filter(room=room, pk=player_id).first()
+        player = Player.objects.filter(room=room, pk=player_id, bot=False).first()   # a bot has no phone
         if player is None:
             raise ServiceError("unknown_player", _("No such player in this room."))
         if player.pk == locked.host_player_id:
@@ -386,6 +422,10 @@ def start_game(room: Room, seed: int | None = None, deal: dict | None = None) ->
         # Beyond the ruleset's maximum the last in the seating order watch: they are the
         # audience of this game (issue 16), and the host's order decides who plays.
         players = players[:ruleset.max_players]
+        bots = [seat for seat, player in enumerate(players) if player.bot]
+        if bots and ruleset.bot is None:   # the host switched to a game without bots meanwhile
+            raise ServiceError("no_bots", _("%(title)s has no bot players: remove the bots first.")
+                               % {"title": ruleset_title(room.ruleset)})
         # Moments are how the app paces a game, not a host's choice (engines/moments.py).
         options = {**resolve_options(ruleset, room.options), MOMENTS.key: settings.MOMENTS}
         # The next game ends the last one's story: it stands where it was, and is not paced on.
@@ -394,7 +434,7 @@ def start_game(room: Room, seed: int | None = None, deal: dict | None = None) ->
         state, events = ruleset.setup(len(players), options, seed, deal)
         game = Game.objects.create(
             room=room, ruleset=ruleset.slug, options=options, seed=seed, deal=deal,
-            seats=[p.pk for p in players], names=[p.name for p in players], state=state,
+            seats=[p.pk for p in players], names=[p.name for p in players], bots=bots, state=state,
             clock_started=clock_started(None, state, None),
         )
         _append(game, 0, events)
@@ -479,6 +519,8 @@ def host_for_seat(room: Room, action: dict, *, expected_turn: int | None) -> Gam
         seat = action.get("seat")
         if type(seat) is not int or not 0 <= seat < len(game.seats):
             raise ServiceError("unknown_player", _("No such player in this game."))
+        if action.get("type") == PROXY and seat in game.bots:
+            raise Conflict("bot", _("%(name)s is a bot and plays by itself.") % {"name": game.names[seat]})
         if action.get("type") == PROXY and Player.objects.filter(pk=game.seats[seat], connections__gt=0).exists():
             raise Conflict("connected", _("%(name)s is connected and chooses for themselves.")
                            % {"name": game.names[seat]})
@@ -674,7 +716,7 @@ def _append(game: Game, version: int, events) -> None:
 
 
 __all__ = [
-    "Conflict", "EngineError", "IllegalAction", "ServiceError", "StaleVersion", "abandon_game", "answer_claim",
+    "Conflict", "EngineError", "IllegalAction", "ServiceError", "StaleVersion", "abandon_game", "add_bot", "answer_claim",
     "answer_host_offer", "offer_host", "take_host_back",
     "ask_for_seat", "clean_name", "clock_move", "collect_seat", "configure", "create_room", "host_for_seat",
     "host_move", "join_room", "kick", "lesson_end", "lesson_start", "lesson_step", "move_player", "name_key", "pause_game", "resume_game", "seat_cap", "set_locked",

@@ -252,6 +252,10 @@ CLOCK_SCALE = float(os.environ.get("CLOCK_SCALE", "1"))
 # every new game; the tests turn it off (tests/conftest.py) except where they are about it, as
 # tests that play a game through its steps would otherwise wait out every moment.
 MOMENTS = os.environ.get("MOMENTS", "1") != "0"
+# A bot's move (a seat the host filled with a bot: services.add_bot, timers.py) is made this
+# many seconds after the game began to wait for it: long enough for the table to follow it on
+# the TV, short enough not to stall the evening.  Tests shorten it.
+BOT_SECONDS = float(os.environ.get("BOT_SECONDS", "1.5"))
 
 LOGGING = {
     "version": 1,

@@ -9,7 +9,8 @@ from .story import events_of
 
 
 def load_table(room: Room) -> Table:
-    players = [{"id": p.pk, "name": p.name, "connected": p.connections > 0, "handovers": p.handovers,
+    # A bot is always at the table (Player.connected): never shown as a lost phone, never proxied.
+    players = [{"id": p.pk, "name": p.name, "connected": p.connected, "bot": p.bot, "handovers": p.handovers,
                 "language": p.language}
                for p in room.players.all()]
     by_id = {p["id"]: p for p in players}

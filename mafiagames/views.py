@@ -125,7 +125,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _join_page(request: HttpRequest, room: Room, error: str = "", status: int = 200) -> HttpResponse:
-    players = list(room.players.all())
+    players = list(room.players.filter(bot=False))   # a bot's seat is no phone's to ask for
     name = request.POST.get("name", "")[:100] if request.method == "POST" else ""
     # The name typed is taken: offer to ask the host for that seat.
     taken = next((p for p in players if error and p.name_key == services.name_key(name)), None)
@@ -322,6 +322,8 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
                     services.kick(room, player_id)
                 else:
                     services.move_player(room, player_id, -1 if command == "up" else 1)
+            elif command == "add_bot":
+                services.add_bot(room)
             elif command == "start":
                 services.start_game(room)
             elif command == "lesson_start":

@@ -79,13 +79,17 @@ class Daphne:
 def live_daphne(transactional_db, output_dir, request):
     """daphne on the test database; ``@pytest.mark.clock_scale("0.1")`` shortens its game timers,
     ``@pytest.mark.moments`` gives its games moments (engines/moments.py; off otherwise),
-    ``@pytest.mark.extra_rulesets("tests.tiny")`` hosts rulesets kept in folders of their own."""
+    ``@pytest.mark.extra_rulesets("tests.tiny")`` hosts rulesets kept in folders of their own,
+    ``@pytest.mark.bot_seconds(0.2)`` makes its bot seats move sooner (settings.BOT_SECONDS)."""
     server = Daphne(settings.DATABASES["default"]["NAME"], output_dir / "daphne.log")
     marker = request.node.get_closest_marker("clock_scale")
     if marker is not None:
         server.env["CLOCK_SCALE"] = str(marker.args[0])
     if request.node.get_closest_marker("moments") is not None:
         server.env["MOMENTS"] = "1"
+    bots = request.node.get_closest_marker("bot_seconds")
+    if bots is not None:
+        server.env["BOT_SECONDS"] = str(bots.args[0])
     extra = request.node.get_closest_marker("extra_rulesets")
     if extra is not None:
         server.env["EXTRA_RULESETS"] = ",".join(extra.args)
@@ -248,7 +252,16 @@ MEASURE_STAGE = """([mainMin, readMin, hostMin, contrastMin]) => {
   const shown = (el) => {   // checkVisibility: also false inside a closed <details> (content-visibility)
     if (!el.getClientRects().length || !el.checkVisibility({contentVisibilityAuto: true, visibilityProperty: true})) return false;
     const style = getComputedStyle(el);
-    return style.visibility !== 'hidden' && +style.opacity > 0;
+    if (style.visibility === 'hidden' || !(+style.opacity > 0)) return false;
+    // Wholly outside the nearest box that hides its overflow (a list that folds what does not
+    // fit out of sight: Cosa Nostra's history): not on the stage at all.  Half in is "cut off".
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const r = el.getBoundingClientRect(), b = a.getBoundingClientRect();
+      return r.right > b.left && r.left < b.right && r.bottom > b.top && r.top < b.bottom;
+    }
+    return true;
   };
   const rgba = (text) => {
     const m = text.match(/rgba?\\(([^)]+)\\)/);

@@ -19,8 +19,8 @@ from engines.base import GAME_MASTER, HOST, NOBODY, PUBLIC, EngineError, Outcome
 from engines.replay import replay
 from tests import tiny
 from tests.engines.playthrough import (
-    CHECKED_STATE_STRIDE, MAX_STEPS, card_games, checked_apply, dump, option_combinations, playthroughs,
-    random_playthrough,
+    CHECKED_STATE_STRIDE, MAX_STEPS, SEEDS, card_games, checked_apply, dump, option_combinations, player_counts,
+    playthroughs, random_playthrough,
 )
 
 # The registered rulesets, and the example of docs/adding-a-ruleset.md (tests/tiny), which the
@@ -293,3 +293,65 @@ def test_a_finished_games_roles_are_one_per_seat_each_a_role_the_presenter_words
         winner = ruleset.outcome(final).winner
         words = pres.side_words(winner, ruleset.slug, options)
         assert isinstance(words, str) and words and words != winner, (play, winner)
+
+
+# --- bots (engines/base.py, "Bots") ------------------------------------------------------------
+# Every ruleset that offers bot seats, as the app serves it (briefing and moments on: the bot
+# passes through both) and as its rulebook plays it.
+BOT_RULESETS = [ruleset for ruleset in [*RULESETS, registry.served(tiny.RULESET)] if ruleset.bot is not None]
+BOT_IDS = [f"{r.slug}-{'served' if 'briefing' in {o.key for o in r.options()} else 'bare'}" for r in BOT_RULESETS]
+
+
+def bot_turn(ruleset, state):
+    """The first awaited bot seat's move and that seat, or None if no awaited seat has one."""
+    for seat in ruleset.waiting_for(state):
+        move = ruleset.bot(state, seat)
+        if move is not None:
+            return seat, move
+    return None
+
+
+def test_the_tiny_ruleset_and_its_served_form_offer_bots_and_a_ruleset_without_one_none():
+    served = registry.served(tiny.RULESET)
+    assert tiny.RULESET.bot is not None and served.bot is not None
+    assert served.bot is not tiny.RULESET.bot   # the layers pass it through, each its own way
+    without = [ruleset for ruleset in registry.all() if ruleset.slug in ("mafie", "granna", "mafia_pl", "mrakoslapi")]
+    assert without and all(ruleset.bot is None for ruleset in without)
+
+
+@pytest.mark.parametrize("ruleset", BOT_RULESETS, ids=BOT_IDS)
+def test_bots_alone_finish_a_game_each_of_their_moves_applying(ruleset):
+    """Every seat a bot: the bots (and the game master's clock while none has a move) play a
+    game to its outcome, and the game applies each bot move (checked_apply raises if not)."""
+    for players in player_counts(ruleset):
+        for seed in SEEDS:
+            options = resolve_options(ruleset, {})
+            state, _events = ruleset.setup(players, options, seed)
+            moves = 0
+            for _step in range(MAX_STEPS):
+                if ruleset.outcome(state) is not None:
+                    break
+                turn = bot_turn(ruleset, state)
+                if turn is None:   # a moment, a clock: the game master's move, as the app makes it
+                    clock = state.get("clock")
+                    assert clock and clock["move"] in ruleset.legal_actions(state, GAME_MASTER), \
+                        (ruleset.slug, players, seed, "no bot has a move and no clock runs")
+                    turn = (GAME_MASTER, clock["move"])
+                else:
+                    moves += 1
+                state = checked_apply(ruleset, state, *turn).state
+            assert ruleset.outcome(state) is not None, (ruleset.slug, players, seed, "no end")
+            assert moves >= players   # every seat played (the briefing's look at least)
+
+
+@pytest.mark.parametrize("ruleset", [r for r in BOT_RULESETS if r in RULESETS], ids=lambda r: r.slug)
+def test_a_bots_move_applies_in_every_state_of_random_games(ruleset):
+    """Wherever random players took a game, a bot in any awaited seat makes a move the game
+    accepts (a human offering it a trade, a seat it would never reach alone)."""
+    for options in option_combinations(ruleset)[:4]:
+        for play in playthroughs(ruleset, options):
+            for state in play.states[:-1]:
+                for seat in ruleset.waiting_for(state):
+                    move = ruleset.bot(state, seat)
+                    if move is not None:
+                        checked_apply(ruleset, state, seat, move)   # raises if refused

@@ -116,6 +116,11 @@ def view(state: State, seat: int | None) -> dict:
             "me": None if seat is None else {"seat": seat, "call": state["secret"]["calls"][seat]}}
 
 
+def bot(state: State, seat: int) -> Action | None:
+    """A bot calls heads, once, when it is asked to call (engines/base.py, "Bots")."""
+    return {"type": "call", "side": "heads"} if seat in waiting_for(state) else None
+
+
 def outcome(state: State) -> Outcome | None:
     return Outcome.from_json(state["outcome"])
 
@@ -129,4 +134,5 @@ RULESET = Engine(
     slug="tiny", title="Heads or Tails", min_players=2, max_players=6, options=lambda: list(OPTIONS),
     setup=setup, legal_actions=legal_actions, apply=apply, view=view, outcome=outcome, waiting_for=waiting_for,
     host_moves=host_moves, proxy_moves=lambda state: {}, removable=lambda state: [], roles=roles,
-    moments=frozenset({"shown"}))   # the coin shown: the table watches it (engines/moments.py)
+    moments=frozenset({"shown"}),   # the coin shown: the table watches it (engines/moments.py)
+    bot=bot)
