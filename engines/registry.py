@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from engines import classic, cosanostra, mafie, mrakoslapi
 from engines.base import Ruleset, check_ruleset
-from engines.cosanostra.bot import bot_move
 from engines.briefing import briefed
 from engines.moments import paced
 
@@ -23,11 +20,7 @@ def registered(*rulesets: Ruleset) -> dict[str, Ruleset]:
 
 
 # Each ruleset's engine as its rulebook plays (the rules' own tests play these) ...
-# Cosa Nostra's bot families (docs/rules/cosanostra.md §17): its engine's greedy bot offered as
-# bot seats (engines/base.py, "Bots").  TODO(lead): name it in engines/cosanostra/engine.py's
-# Engine(…, bot=bot_move) once that branch has Engine.bot, and drop this wrapping.
-_ENGINES = registered(mafie.RULESET, classic.GRANNA, classic.MAFIA_PL, mrakoslapi.RULESET,
-                      dataclasses.replace(cosanostra.RULESET, bot=bot_move))
+_ENGINES = registered(mafie.RULESET, classic.GRANNA, classic.MAFIA_PL, mrakoslapi.RULESET, cosanostra.RULESET)
 # ... and as the app serves it: opening with a briefing, so that nobody's clock runs until
 # everyone has seen their role (engines/briefing.py), and with its results on the stage for a
 # few seconds (engines/moments.py).  The moments are the outer layer: a moment's clock is the

@@ -53,6 +53,7 @@ from engines.base import (
     checked_options, handler_for, proxy_moves, start_clock, working_copy,
 )
 from engines.cosanostra import board
+from engines.cosanostra.bot import bot_move
 from engines.cosanostra.cards import shuffled_decks
 from engines.cosanostra.ending import check_end
 from engines.cosanostra.moves import (
@@ -167,6 +168,8 @@ RULESET = Engine(
     outcome=outcome, waiting_for=waiting_for, host_moves=host_moves, proxy_moves=host_proxy_moves,
     removable=removable, roles=roles,
     # The die's throw takes the stage (rules §19.3).
-    moments=frozenset({"rolled"}))
+    moments=frozenset({"rolled"}),
+    # Empty seats can be bot families playing the greedy way (rules §17, §19.4).
+    bot=bot_move)
 
 __all__ = ["RULESET"]

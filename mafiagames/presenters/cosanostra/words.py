@@ -428,7 +428,11 @@ OPTION_CHOICES = {
     "turn_seconds": {"off": gettext_lazy("no clock"), **seconds("60", "120", "180")},
 }
 
-ADVANCED_OPTIONS = frozenset({"turn_seconds"})
+# The host's settings fold the readings of unclear rules and the variants under "Advanced": the
+# defaults are the rulebook's (or our proposal where it is silent), and a TV has room for two
+# options with their help lines beside the seating.
+ADVANCED_OPTIONS = frozenset({"capo_diagonal", "city_sale_piece", "fortuna_uses_colour_die", "hidden_cash",
+                              "turn_seconds"})
 
 
 # --- the evening's scoreboard and statistics -----------------------------------------------------
