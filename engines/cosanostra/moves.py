@@ -415,7 +415,7 @@ def counter_trade(state, seat, action, events):
     next_turn(state)
 
 
-# --- the clock and the host (rules §19.1, §19.5) ----------------------------------------------
+# --- the clock and the host (rules §19.1, §19.7) ----------------------------------------------
 
 def timeout(state, seat, action, events):
     """The clock's move (the engine's own check lets only the game master make it)."""
@@ -444,7 +444,7 @@ def timeout(state, seat, action, events):
 
 
 def public_choice(state: State):
-    """The choices a host may make for an absent family (rules §19.5): public anyway."""
+    """The choices a host may make for an absent family (rules §19.7): public anyway."""
     def public(move_: dict) -> bool:
         kind = move_.get("type")
         if kind == "move":
