@@ -246,6 +246,10 @@ class Engine:
     # vote revealed, a coin toss, a death at dawn, a verdict): each takes the stage for a few
     # seconds (engines/moments.py).  None by default.
     moments: frozenset[str] = frozenset()
+    # Optional: how long each of those results stays on the stage, in seconds; None: the app's
+    # default (engines/moments.py, long enough to read a full table's vote).  A result that comes
+    # every turn and says one thing (Cosa Nostra's die) takes less, or it would stall the evening.
+    moment_seconds: float | None = None
     # Optional: the move a bot in this seat makes now, or None when it has nothing to do (the
     # module's docstring, "Bots").  None: this ruleset offers no bot seats.
     bot: Callable[[State, int], Action | None] | None = None
@@ -254,6 +258,9 @@ class Engine:
         check_ruleset(self)
         if not isinstance(self.moments, frozenset) or not all(isinstance(kind, str) for kind in self.moments):
             raise TypeError(f"ruleset {self.slug!r}: moments must be a frozenset of event kinds")
+        if self.moment_seconds is not None and not (isinstance(self.moment_seconds, (int, float))
+                                                    and self.moment_seconds > 0):
+            raise TypeError(f"ruleset {self.slug!r}: moment_seconds must be a positive number of seconds")
         if self.bot is not None and not callable(self.bot):
             raise TypeError(f"ruleset {self.slug!r}: bot must be a function (state, seat) -> action or None")
 

@@ -5,7 +5,7 @@ watches it together before the game moves on.  Each engine declares which of its
 events are such results (``Engine.moments``, a set of event kinds; none by default).  When an
 apply emits one, this layer puts those events on the stage (``state["moments"]["on"]``: what
 every screen shows, public by construction) and gives the game master a clock of its own,
-``MOMENT_SECONDS`` long, whose move ``MOMENT_OVER`` ends the moment; meanwhile the engine's
+``MOMENT_SECONDS`` long (or the engine's ``moment_seconds``), whose move ``MOMENT_OVER`` ends the moment; meanwhile the engine's
 clock is held, exactly as the briefing holds it (engines/briefing.py), and handed back at the
 end (the web layer then starts it afresh: services.clock_started, a clock that appears is
 new).  So the server paces the moment and every screen, a reconnected one included, sees the
@@ -74,7 +74,8 @@ def paced(engine: Engine) -> Engine:
                  if event.audience == PUBLIC and event.kind in engine.moments]
         if not shown:
             return result
-        return Result(_staged(result.state, moments, shown), result.events)
+        return Result(_staged(result.state, moments, shown, engine.moment_seconds or MOMENT_SECONDS),
+                      result.events)
 
     def view(state: State, seat: int | None) -> dict:
         shown = engine.view(_inner(state), seat)
@@ -109,12 +110,13 @@ def _inner(state: State) -> State:
     return {**state, "clock": state["moments"]["on"]["clock"]} if _on(state) else state
 
 
-def _staged(state: State, moments: dict, shown: list[dict]) -> State:
-    """The engine's new state with ``shown`` on the stage: its clock held, the moment's running."""
+def _staged(state: State, moments: dict, shown: list[dict], seconds: float) -> State:
+    """The engine's new state with ``shown`` on the stage for ``seconds``: its clock held, the
+    moment's running."""
     n = moments["count"] + 1
     on = {"n": n, "events": shown, "clock": state.get("clock")}
     # A negative id never equals an engine's (they count up from 0): a new clock for the web layer.
-    clock = {"id": -n, "seconds": MOMENT_SECONDS, "move": dict(MOMENT_OVER)}
+    clock = {"id": -n, "seconds": seconds, "move": dict(MOMENT_OVER)}
     return {**state, "moments": {**moments, "on": on, "count": n}, "clock": clock}
 
 

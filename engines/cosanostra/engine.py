@@ -60,7 +60,7 @@ from engines.cosanostra.moves import (
     HANDLERS, PRIVATE_ACTIONS, awaited, bankrupt_without_buyer, legal_actions, no_way_out, public_choice, removable,
 )
 from engines.cosanostra.state import (
-    GATE_SECONDS, GATES, MAX_PLAYERS, MIN_PLAYERS, OPTIONS, OVER, SLUG, TITLE, happen,
+    GATE_SECONDS, GATES, MAX_PLAYERS, MIN_PLAYERS, OPTIONS, OVER, ROLL_SECONDS, SLUG, TITLE, happen,
 )
 from engines.cosanostra.turns import TIMEOUT
 
@@ -167,8 +167,8 @@ RULESET = Engine(
     options=lambda: list(OPTIONS), setup=setup, legal_actions=legal_actions, apply=apply, view=_view,
     outcome=outcome, waiting_for=waiting_for, host_moves=host_moves, proxy_moves=host_proxy_moves,
     removable=removable, roles=roles,
-    # The die's throw takes the stage (rules §19.3).
-    moments=frozenset({"rolled"}),
+    # The die's throw takes the stage (rules §19.3), briefly: it comes every turn.
+    moments=frozenset({"rolled"}), moment_seconds=ROLL_SECONDS,
     # Empty seats can be bot families playing the greedy way (rules §17, §19.4).
     bot=bot_move)
 

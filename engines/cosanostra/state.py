@@ -40,6 +40,7 @@ BEFORE_ROLL_SECONDS = 5
 CHOOSE_SECONDS = 20          # where to stop, a square's offer, a black card's choice
 LIQUIDATION_SECONDS = 120
 TRADE_SECONDS = 60
+ROLL_SECONDS = 4             # the die on the stage (rules §19.3): every turn has one
 
 FRIEND_CARD = "R16-1"        # the one "Friend of the family" (rules §11.3): it may lie at a business
 HISTORY = 8                  # public happenings the view keeps (the TV's short history)

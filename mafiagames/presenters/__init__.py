@@ -365,7 +365,7 @@ COMMON_ERRORS = {
 
 # --- moments (engines/moments.py): a result on the stage, in words ----------------------------
 # What a moment sounds like on the TV (static/app.js plays one short cue for each).
-CUES = ("vote", "cards", "coin", "death", "verdict")
+CUES = ("vote", "cards", "coin", "die", "death", "verdict")
 
 
 def moment_part(cue: str, title, items=(), result="") -> dict:

@@ -44,6 +44,14 @@ def play_until_moments(ruleset, seed: int, wanted: int = 4):
     return players, options, log, steps
 
 
+def test_a_die_thrown_every_turn_stays_on_the_stage_shorter_than_a_vote():
+    """Cosa Nostra's throw comes every turn (docs/rules/cosanostra.md §19.3): four seconds, not
+    the eight a revealed vote needs; the layers the app serves it through keep its length."""
+    assert registry.engine("cosanostra").moment_seconds == 4 < MOMENT_SECONDS
+    assert registry.get("cosanostra").moment_seconds == 4
+    assert all(registry.get(slug).moment_seconds is None for slug in ("mafie", "granna", "mafia_pl", "mrakoslapi"))
+
+
 @pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
 def test_a_result_takes_the_stage_until_the_game_masters_clock_ends_it(ruleset):
     seen = 0
@@ -56,7 +64,9 @@ def test_a_result_takes_the_stage_until_the_game_masters_clock_ends_it(ruleset):
                 on = after["moments"]["on"]
                 # The stage holds the public payload of exactly those events, for every screen.
                 assert on["events"] == [{"kind": e.kind, "data": e.data} for e in shown]
-                assert after["clock"] == {"id": -on["n"], "seconds": MOMENT_SECONDS, "move": MOMENT_OVER}
+                # For the engine's own length if it has one (Cosa Nostra's die), else the app's.
+                seconds = ruleset.moment_seconds or MOMENT_SECONDS
+                assert after["clock"] == {"id": -on["n"], "seconds": seconds, "move": MOMENT_OVER}
                 # The engine's own clock, as the engine underneath left it, is held meanwhile.
                 assert on["clock"] == INNER[ruleset.slug].apply(before, seat, action).state["clock"]
                 for viewer in (None, *range(players)):

@@ -5,8 +5,11 @@ on every phone, a tap meanwhile is refused in words and changes nothing, a scree
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import override_settings
 
 from engines import registry
@@ -14,6 +17,7 @@ from engines.base import GAME_MASTER, HOST, movers
 from engines.moments import MOMENT_OVER, MOMENTS
 from mafiagames import services, taps
 from mafiagames.models import Game
+from mafiagames.presenters import CUES
 
 from .helpers import everyone_ready, host_client, player_client, room_with_players, started_game
 
@@ -130,3 +134,11 @@ def test_games_with_moments_play_to_their_end_through_the_writer(slug, players):
             else:
                 game = services.submit(game.pk, actor, action)
         assert game.status == "finished" and moments and game.state["moments"]["on"] is None
+
+
+def test_every_cue_a_moment_may_have_has_its_sound_on_the_tv():
+    """A moment's cue (presenters.CUES) is played by the TV's app.js: each has its notes there,
+    and app.js has none that no moment can ask for (Cosa Nostra's die brought a new one)."""
+    script = (Path(settings.BASE_DIR) / "static" / "app.js").read_text()
+    table = re.search(r"var CUES = \{(.*?)\n\s*\};", script, re.S).group(1)
+    assert set(re.findall(r"^\s*(\w+): \[\[", table, re.M)) == set(CUES)

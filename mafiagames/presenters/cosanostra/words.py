@@ -519,4 +519,4 @@ def moment_words(event: dict, names: list[str], view: dict) -> dict:
     who = family(seat, names) if isinstance(seat, int) else ""
     result = (_("Move %(lo)s to %(hi)s squares.") % {"lo": lo, "hi": hi} if lo != hi
               else _("Move %(n)s squares.") % {"n": lo})
-    return moment_part("coin", f"{DIE}: {who}" if who else DIE, [str(die)] if die is not None else [], result)
+    return moment_part("die", f"{DIE}: {who}" if who else DIE, [str(die)] if die is not None else [], result)
