@@ -147,23 +147,22 @@ def bot_move(game: dict) -> tuple[int, dict] | None:
 
 
 async def _play(key: tuple, seat: int, move: dict) -> None:
-    """A bot's move, as its seat, through the writer a phone's tap goes through."""
+    """A bot's move, as its seat, through the writer a phone's tap goes through; the scheduled
+    writes' handling (``_write``): overtaken, paused or over, the next version plans afresh."""
     _bot, game_id, version = key
+    await _write(key, f"bot move {move} of seat {seat}", _submit_as_bot, game_id, seat, move, version)
+
+
+def _submit_as_bot(game_id: int, seat: int, move: dict, version: int):
+    """On the writer: the bot's move at the version it was planned at.  A move the engine
+    refuses is a bug in the bot: it stops rather than try again for ever."""
     try:
-        game = await db.write(services.submit, game_id, seat, move, expected_version=version)
-    except EngineError as refused:   # a bug in the bot: it stops rather than try again for ever
+        return services.submit(game_id, seat, move, expected_version=version)
+    except EngineError as refused:
         _stopped.add((game_id, seat))
         log.error("the bot of seat %s in game %s stops: its move %s was refused (%s: %s)",
                   seat, game_id, move, refused.code, refused.message)
-        return
-    except services.ServiceError:
-        return   # overtaken (the newer version plans afresh), paused (resuming does) or over
-    except Exception:  # noqa: BLE001 - a timer must not die silently; the next change retries
-        log.exception("bot move %s of seat %s on game %s failed", move, seat, game_id)
-        return
-    finally:
-        _armed.discard(key)
-    observe(game_dict(game))
+        raise
 
 
 def _observe_story(game: dict) -> None:

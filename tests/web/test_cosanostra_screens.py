@@ -247,6 +247,15 @@ def test_the_deal_composer_reads_goods_in_hundreds_and_refuses_odd_amounts():
         forms.parse_action(form)
 
 
+def test_a_black_cards_target_that_only_looks_like_a_number_is_refused_in_words():
+    """"²" passes str.isdigit but not int(): a clear refusal, not a server error."""
+    for raw in ("²", "٣x", "", "z9"):
+        with pytest.raises(FormError):
+            forms.parse_action(QueryDict(f"action=choose&target={raw}"))
+    assert forms.parse_action(QueryDict("action=choose&target=11")) == {"type": "choose", "target": 11}
+    assert forms.parse_action(QueryDict("action=choose&target=gate")) == {"type": "choose", "target": "gate"}
+
+
 def test_the_tv_shows_each_familys_cash_rank_tiles_the_roll_and_the_latest_moves():
     table = Table(3)
     table.roll(4)                                               # BLUE, capiregime: 3–5, moves 4 to the arms shop

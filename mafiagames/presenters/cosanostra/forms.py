@@ -69,7 +69,7 @@ def on(raw) -> bool:
 def target(raw):
     """A black card's choice (interface, ``choose``): a number is a ring square or a seat, the
     gate is "gate", anything else a cell."""
-    if raw and raw.isdigit():
+    if raw and raw.isascii() and raw.isdigit():   # "²" is a digit to str.isdigit, not to int()
         return int(raw)
     return place(raw)
 
