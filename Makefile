@@ -27,7 +27,7 @@ run: venv messages migrate
 	$(PY) manage.py collectstatic --noinput >/dev/null
 	$(PY) manage.py clear_presence
 	@$(PY) manage.py show_urls_hint --port $(PORT)
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) --websocket_timeout -1 --proxy-headers mafiagames.asgi:application
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) --websocket_timeout -1 mafiagames.asgi:application
 
 # Two workers (pytest-xdist): the browser and server tests take turns on one (tests/conftest.py
 # groups them: each starts servers and a browser of its own), the rest share both.

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from engines import registry, replay
 from engines.base import GAME_MASTER, HOST
 
+from . import services
 from .models import Event, Game, Player, Room, Suspicion
 from .presenters import event_words, presenter, ruleset_title, ruleset_words
 from .scoreboard import scoreboard
@@ -170,6 +171,11 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
         return TemplateResponse(request, "admin/mafiagames/replay.html", context)
 
 
+def masked(secret: str) -> str:
+    """A secret as the admin shows it: its shape, none of its characters."""
+    return "".join("-" if ch == "-" else "•" for ch in secret)
+
+
 def _step(raw: str | None, last: int) -> int:
     try:
         return max(0, min(int(raw), last))
@@ -247,9 +253,12 @@ def _statistics_html(room_id: int, player_id: int | None = None) -> str:
 class RoomAdmin(admin.ModelAdmin):
     list_display = ("code", "language", "ruleset_words", "locked", "created")
     search_fields = ("code",)
-    # The host code opens the host controls on another device (a host whose browser closed).
-    readonly_fields = ("code", "host_code_shown", "host_token", "created", "statistics")
+    # The host code opens the host controls on another device (a host whose browser closed): never
+    # shown in clear, where anyone glancing at the admin could read it; "Rotate" makes a new
+    # one and shows it once, to the admin who asked.
+    readonly_fields = ("code", "host_code_shown", "created", "statistics")
     exclude = ("host_code",)
+    actions = ("rotate_host_code",)
 
     @admin.display(description=_("ruleset"), ordering="ruleset")
     def ruleset_words(self, room: Room) -> str:
@@ -257,7 +266,14 @@ class RoomAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("host code"))
     def host_code_shown(self, room: Room) -> str:
-        return room.host_code_display
+        return masked(room.host_code_display)
+
+    @admin.action(description=_("Rotate the host code (the new one is shown once)"))
+    def rotate_host_code(self, request, rooms):
+        for room in rooms:
+            code = services.rotate_host_code(room)
+            self.message_user(request, _("Room %(room)s: the new host code is %(code)s.")
+                              % {"room": room.code, "code": code})
 
     @admin.display(description=_("statistics"))
     def statistics(self, room: Room) -> str:
@@ -269,7 +285,12 @@ class RoomAdmin(admin.ModelAdmin):
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ("name", "room", "order", "connections", "joined")
     search_fields = ("name", "room__code")
-    readonly_fields = ("token", "joined", "statistics")
+    readonly_fields = ("token_shown", "joined", "statistics")
+    exclude = ("token",)
+
+    @admin.display(description=_("token"))
+    def token_shown(self, player: Player) -> str:
+        return masked(player.token)
 
     @admin.display(description=_("statistics"))
     def statistics(self, player: Player) -> str:

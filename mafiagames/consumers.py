@@ -28,7 +28,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import db, languages, limits, rendering, screens, seating, services, taps, timers
+from . import clients, db, languages, limits, rendering, screens, seating, services, taps, timers
 from .fanout import HUB
 
 log = logging.getLogger(__name__)
@@ -283,7 +283,7 @@ class ScreenConsumer(AsyncWebsocketConsumer):
     def _identify(self, cookies) -> int | None:
         """In a worker thread: None to accept, else the close code to refuse with."""
         try:
-            room = limits.find_room(self.code, (self.scope.get("client") or [None])[0])
+            room = limits.find_room(self.code, clients.of_scope(self.scope))
         except limits.TooMany:
             room = None
         if room is None:
@@ -306,13 +306,27 @@ class ScreenConsumer(AsyncWebsocketConsumer):
 
 
 class TvConsumer(ScreenConsumer):
-    """The public board. Anyone may watch it; only the host's browser gets the controls."""
+    """The public board. Anyone may watch it; only a host device's browser gets the controls."""
 
-    host_generation: int | None = None
+    device: int | None = None       # the host device (HostDevice) this TV is, while it hosts
+    generation: int = 0             # the room's handovers when it connected
+    counted: int | None = None      # the device whose connections count this socket (undone once, in closed())
 
     def identify(self, room, cookies):
-        self.host_generation = seating.tv_host_generation(room, cookies)
+        device = seating.host_device(room, cookies)
+        self.device = device and device.pk
+        self.generation = room.host_generation
         return None
+
+    async def opened(self):
+        if self.device is not None:   # a host screen online: a new device now needs its yes
+            self.counted = self.device
+            await db.write(services.set_host_presence, self.counted, +1)
+
+    async def closed(self):
+        if self.counted is not None:
+            counted, self.counted = self.counted, None
+            await db.write(services.set_host_presence, counted, -1)
 
     async def tap(self, message: dict):
         """The TV never taps (its host controls post over HTTP with the host cookie): a socket that
@@ -323,9 +337,21 @@ class TvConsumer(ScreenConsumer):
         if snap.table is None:
             return None
         # Decided at every render, not once at connect: a handover to a phone takes the controls
-        # off this TV live (seating.tv_host_generation).
-        host = self.host_generation is not None and self.host_generation == snap.table.host_generation
-        return rendering.tv_screen(snap.table, host=host, memo=snap.memo, kept=snap.kept)
+        # off this TV live, and a host's revoke ends them and closes this socket.
+        host = self.device is not None and any(d["id"] == self.device for d in snap.table.host_devices)
+        if self.device is not None and not host and snap.version >= self.identified_at:
+            revoked = snap.table.host_generation == self.generation
+            self.device = None
+            if revoked:
+                self.task(self._revoked(), "closing a revoked host's screen")
+        return rendering.tv_screen(snap.table, host=host, memo=snap.memo, kept=snap.kept, device=self.device)
+
+    async def _revoked(self):
+        """Another host revoked this device: say so, and close (the page stays as it was, without
+        controls; a reload shows the public board)."""
+        with translation.override(self.language):
+            await self.send(text_data=rendering.flash(_("Another host took the host controls from this screen.")))
+        await self.drop(CLOSE_FORBIDDEN)
 
 
 class PhoneConsumer(ScreenConsumer):

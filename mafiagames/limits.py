@@ -2,13 +2,15 @@
 cannot be flooded).
 
 One small counter serves every limit: joins and seat requests per client address, unknown room
-codes tried per address (enumerating rooms), host-code attempts per room.  It lives in this
+codes tried per address (enumerating rooms), host-code attempts per address.  It lives in this
 process, counts in fixed windows of a monotonic clock and forgets keys once it holds too many;
 when the app runs as several processes each counts for itself (docs/operations.md).
 
-The machine's own browser (the host's laptop, 127.0.0.1 or ::1) is not limited: it is the host,
-and a laptop trying the app with several tabs is not a flood.  Behind a reverse proxy, daphne's
-``--proxy-headers`` makes REMOTE_ADDR the client's address.
+Every limit keys on the client's real address (clients.py: the TCP peer, or what a proxy the
+deployment trusts says), never on anything a client can choose, and no limit is shared by
+clients: one client's misses never refuse another.  The machine's own browser asking directly
+(the host's laptop) is not limited: it is the host, and a laptop trying the app with several tabs
+is not a flood.
 """
 
 from __future__ import annotations
@@ -19,9 +21,8 @@ from collections.abc import Callable
 
 from django.utils.translation import gettext as _
 
+from .clients import Client
 from .models import ROOM_CODE_LENGTH, Room
-
-UNLIMITED = frozenset({"127.0.0.1", "::1"})
 
 
 class Limit:
@@ -70,21 +71,16 @@ class Limit:
 JOINS = Limit(10, 60)
 # A mistyped code or two a minute is a person; twenty is a script reading the 18^4 codes.
 MISSES = Limit(20, 60)
-# Host-code attempts: per address and room, and per room from everywhere (18^8 codes).
+# Host-code attempts per address, whatever the room (18^8 codes, and each one used changes):
+# never per room, or strangers' guesses would lock the real host out.
 HOST_CODE_TRIES = Limit(5, 60)
-HOST_CODE_ROOM = Limit(20, 60)
 
-ALL = (JOINS, MISSES, HOST_CODE_TRIES, HOST_CODE_ROOM)
-
-
-def limited(address: str | None) -> bool:
-    return address not in UNLIMITED
+ALL = (JOINS, MISSES, HOST_CODE_TRIES)
 
 
-def allow(limit: Limit, address: str | None, *key, shared: bool = False) -> bool:
-    """Count a hit of ``address`` (and ``key``) against ``limit``; ``shared``: of ``key`` alone,
-    from whatever address.  The host's own machine is free."""
-    return not limited(address) or limit.hit(key if shared else (address, *key))
+def allow(limit: Limit, client: Client, *key) -> bool:
+    """Count a hit of ``client`` (and ``key``) against ``limit``.  The host's own machine is free."""
+    return client.exempt or limit.hit((client.address, *key))
 
 
 def reset_all() -> None:
@@ -97,13 +93,13 @@ class TooMany(Exception):
     """A client over one of these limits; the message is for that client (HTTP 429)."""
 
 
-def find_room(code: str, address: str | None):
+def find_room(code: str, client: Client):
     """The room of ``code``, or None.  Unknown codes are counted per client address: one that
     tries many is reading the list of rooms, not mistyping a code off the TV (MISSES)."""
-    if limited(address) and MISSES.over((address,)):
+    if client.limited and MISSES.over((client.address,)):
         raise TooMany(_("Too many unknown room codes. Wait a minute and try again."))
     code = code.upper()
     room = Room.objects.filter(code=code).first() if len(code) == ROOM_CODE_LENGTH else None
     if room is None:
-        allow(MISSES, address)
+        allow(MISSES, client)
     return room

@@ -32,7 +32,8 @@ class Room(models.Model):
     """One game night: a TV, the players who joined, and the games they play."""
 
     code = models.CharField(verbose_name=_("code"), max_length=ROOM_CODE_LENGTH, unique=True)
-    host_token = models.CharField(verbose_name=_("host token"), max_length=64, default=new_token)
+    # Single-use: it changes whenever it is used and at every handover (services.use_host_code),
+    # so a code glimpsed on the TV is dead once the host has used it.
     host_code = models.CharField(verbose_name=_("host code"), max_length=HOST_CODE_LENGTH, default=new_host_code)
     # Locked by the host: nobody new may join (a claimed seat may still be given back).
     locked = models.BooleanField(verbose_name=_("locked"), default=False)
@@ -41,8 +42,8 @@ class Room(models.Model):
     options = models.JSONField(verbose_name=_("options"), default=dict, blank=True)
     # Host from a phone (services.offer_host): the player the host offered the controls to, until
     # that phone accepts or declines; once accepted, the player whose phone hosts.  Each accepted
-    # handover rotates ``host_token`` and counts ``host_generation``: a TV that hosted under an
-    # older generation loses its controls live (consumers.TvConsumer), its cookie no longer works.
+    # handover revokes every host device (HostDevice) and counts ``host_generation``: a TV that
+    # hosted loses its controls live (consumers.TvConsumer), its cookie no longer works.
     host_offer = models.ForeignKey("Player", verbose_name=_("host offered to"), null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="+", editable=False)
     host_player = models.ForeignKey("Player", verbose_name=_("hosting phone"), null=True, blank=True,
@@ -94,6 +95,9 @@ class Player(models.Model):
     # moves itself (the ruleset's ``bot``, timers.py), is never shown as a lost phone or
     # proxied by the host, and no phone can hold or claim its seat (seating.seated_player).
     bot = models.BooleanField(verbose_name=_("bot"), default=False, editable=False)
+    # The client address it joined from (clients.py; None for the host's own machine and bots):
+    # the audience's poll counts one answer per address, not per name joined (services.suspect).
+    address = models.GenericIPAddressField(verbose_name=_("address"), null=True, blank=True, editable=False)
     joined = models.DateTimeField(verbose_name=_("joined"), auto_now_add=True)
 
     class Meta:
@@ -112,7 +116,52 @@ class Player(models.Model):
         return self.bot or self.connections > 0
 
 
-CLAIM_WAIT = timedelta(minutes=10)   # an unanswered request for a seat lapses
+CLAIM_WAIT = timedelta(minutes=10)   # an unanswered request for a seat (or to host) lapses
+
+
+class HostDeviceQuerySet(models.QuerySet):
+    def hosting(self, room_id: int):
+        return self.filter(room_id=room_id, status=HostDevice.Status.HOSTING)
+
+    def asking(self, room_id: int):
+        """The room's devices asking to host that no host has answered, but those that lapsed."""
+        return self.filter(room_id=room_id, status=HostDevice.Status.ASKING,
+                           created__gte=timezone.now() - CLAIM_WAIT)
+
+
+class HostDevice(models.Model):
+    """A browser with the host controls (the TV, a laptop), or one asking for them.
+
+    Each has its own secret, held in that browser's signed cookie (seating.host_token): a host
+    can see every device that hosts and revoke any other, which ends its controls at once.  A new
+    device asks with the host code; while a host screen is online, a host must allow it
+    (services.use_host_code)."""
+
+    class Status(models.TextChoices):
+        ASKING = "asking", _("asking to host")
+        HOSTING = "hosting", _("hosting")
+        REFUSED = "refused", _("refused")
+        REVOKED = "revoked", _("revoked")
+
+    room = models.ForeignKey(Room, verbose_name=_("room"), on_delete=models.CASCADE, related_name="host_devices")
+    token = models.CharField(verbose_name=_("token"), max_length=64, default=new_token, editable=False)
+    # "Device 2": the room's devices counted in the order they came, the name the TV lists.
+    number = models.PositiveIntegerField(verbose_name=_("number"), default=1)
+    status = models.CharField(verbose_name=_("status"), max_length=16, choices=Status, default=Status.HOSTING)
+    # Open host screens of this device (consumers.TvConsumer): a host online must approve a new one.
+    connections = models.IntegerField(verbose_name=_("open screens"), default=0)
+    # The client address that asked (clients.py): one waiting request per address.
+    address = models.GenericIPAddressField(verbose_name=_("address"), null=True, blank=True, editable=False)
+    created = models.DateTimeField(verbose_name=_("created"), auto_now_add=True)
+
+    objects = HostDeviceQuerySet.as_manager()
+
+    class Meta:
+        verbose_name, verbose_name_plural = _("host device"), _("host devices")
+        ordering = ["room", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.room_id and self.room.code} #{self.number} ({self.status})"
 
 
 class ClaimQuerySet(models.QuerySet):
@@ -138,6 +187,8 @@ class Claim(models.Model):
     player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="claims")
     secret = models.CharField(verbose_name=_("secret"), max_length=64, default=new_token, editable=False)
     status = models.CharField(verbose_name=_("status"), max_length=16, choices=Status, default=Status.PENDING)
+    # Who asked (clients.py): one waiting request per address, whatever the room.
+    address = models.GenericIPAddressField(verbose_name=_("address"), null=True, blank=True, editable=False)
     created = models.DateTimeField(verbose_name=_("created"), auto_now_add=True)
 
     objects = ClaimQuerySet.as_manager()

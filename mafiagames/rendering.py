@@ -57,11 +57,15 @@ class Table:
     # [{"player", "poll", "seat"}]; a phone shows its own, the TV the totals once it is finished.
     suspicions: list = field(default_factory=list)
     # Host from a phone (services.offer_host): the player (as in ``players``) whose phone has the
-    # host controls, the one they are offered to, and the count of handovers (a TV hosts only
-    # under the generation its host cookie was read at: seating.tv_host_generation).
+    # host controls, the one they are offered to, and the count of handovers (a handover takes
+    # the controls off every host device: consumers.TvConsumer tells it from a revoke).
     host_phone: dict | None = None
     host_offer: dict | None = None
     host_generation: int = 0
+    # The devices that host ([{"id", "number", "online"}]) and those asking to ([{"id", "number"}]):
+    # HostDevice; a host's screens list them, allow or refuse the asking, revoke the others.
+    host_devices: list = field(default_factory=list)
+    host_asks: list = field(default_factory=list)
     # "How to play" (Room.lesson): {"ruleset", "slide"} while the host shows it, else None.
     lesson: dict | None = None
     # No game of the room's ruleset has been played in this room yet: the TV offers the lesson.
@@ -422,9 +426,25 @@ def _tv_host(table: Table, kept: dict, memo: dict, host: bool, seat_help: dict |
     return context
 
 
-def _tv_door(table: Table, host: bool) -> dict:
-    """Who may come in (the host's alone): requests for a seat, the lock."""
-    return {"host": True, "code": table.code, "claims": table.claims, "locked": table.locked} if host else {}
+# Requests for a seat shown at once on a host's screen: those for a seat whose phone is offline
+# first (a lost phone's owner); the rest are counted.  Requests are bounded per asker
+# (services.ask_for_seat), so the list cannot crowd out a genuine one.
+DOOR_CLAIMS = 4
+
+
+def _tv_door(table: Table, host: bool, device: int | None = None, phone: int | None = None) -> dict:
+    """Who may come in (the host's alone): requests for a seat and to host, the lock, and who
+    hosts: the devices (``device``: this screen's own, which it cannot revoke) and the phone
+    (``phone``: the player whose screen this is)."""
+    if not host:
+        return {}
+    claims = sorted(table.claims, key=lambda claim: claim["connected"])
+    return {"host": True, "code": table.code, "claims": claims[:DOOR_CLAIMS],
+            "more_claims": len(claims[DOOR_CLAIMS:]), "locked": table.locked, "asks": table.host_asks,
+            "devices": [{**d, "me": d["id"] == device} for d in table.host_devices],
+            "phone_host": table.host_phone and {"name": table.host_phone["name"],
+                                                "online": table.host_phone["connected"],
+                                                "me": table.host_phone["id"] == phone}}
 
 
 def _hand_over(table: Table) -> dict:
@@ -464,7 +484,7 @@ def _phone_host(table: Table, player_id: int, kept: dict, memo: dict) -> dict:
     return {"hosting": True,
             "host_settings": settings_ctx["host_parts"]["settings"] if settings_ctx else "",
             "host_bar": _render(kept, table.language, "screens/host_bar.html", bar),
-            "host_door": _render(kept, table.language, "screens/host_door.html", _tv_door(table, True))}
+            "host_door": _render(kept, table.language, "screens/host_door.html", _tv_door(table, True, phone=player_id))}
 
 
 def scoreboard_context(scores: dict) -> dict:
@@ -509,16 +529,17 @@ def _tv_board(table: Table, kept: dict, memo: dict, host: bool) -> dict:
 
 
 def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
-              kept: dict | None = None) -> dict[str, str]:
+              kept: dict | None = None, device: int | None = None) -> dict[str, str]:
     """The TV.  Its board and roster change with nearly every tap: they are rendered once per
     room version for every TV (``memo``).  The narration and the host's bars rarely change:
-    they are kept across versions (``_render``), each from a small context of its own."""
+    they are kept across versions (``_render``), each from a small context of its own.
+    ``device``: the host device this TV is (HostDevice), if it hosts."""
     memo = {} if memo is None else memo
     kept = {} if kept is None else _bounded(kept)
-    return _in_language(table.language, lambda: _tv(table, host, memo, kept))
+    return _in_language(table.language, lambda: _tv(table, host, memo, kept, device))
 
 
-def _tv(table: Table, host: bool, memo: dict, kept: dict) -> dict[str, str]:
+def _tv(table: Table, host: bool, memo: dict, kept: dict, device: int | None = None) -> dict[str, str]:
     seat_help = _seat_help(table, kept, memo) if host else None
     board = functools.cache(lambda: _tv_board(table, kept, memo, host))
     screen = {}
@@ -529,7 +550,7 @@ def _tv(table: Table, host: bool, memo: dict, kept: dict) -> dict[str, str]:
         screen[frag] = html
     contexts = {"tv-narration": _tv_narration(table, board, lesson_context(table, memo)),
                 "tv-settings": _tv_settings(table, kept, host),
-                "tv-host": _tv_host(table, kept, memo, host, seat_help), "tv-door": _tv_door(table, host)}
+                "tv-host": _tv_host(table, kept, memo, host, seat_help), "tv-door": _tv_door(table, host, device)}
     screen.update({frag: _render(kept, table.language, f"screens/tv.html#{frag}", context)
                    for frag, context in contexts.items()})
     return {frag: screen[frag] for frag in TV_FRAGMENTS}

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core import signing
 from django.http import parse_cookie
 
-from .models import Claim, Player, Room
+from .models import Claim, HostDevice, Player, Room
 
 PLAYER_SALT = "mafiagames.player"
 HOST_SALT = "mafiagames.host"
@@ -49,8 +49,9 @@ def player_token(player: Player) -> str:
     return signing.dumps({"r": player.room.code, "p": player.pk, "t": player.token}, salt=PLAYER_SALT)
 
 
-def host_token(room: Room) -> str:
-    return signing.dumps({"r": room.code, "t": room.host_token}, salt=HOST_SALT)
+def host_token(device: HostDevice) -> str:
+    """What a host device holds (HostDevice): its room, its number and its own secret."""
+    return signing.dumps({"r": device.room.code, "d": device.pk, "t": device.token}, salt=HOST_SALT)
 
 
 def _load(value: str | None, salt: str) -> dict | None:
@@ -81,18 +82,21 @@ def seated_player(code: str, cookies: dict[str, str]) -> Player | None:
         room__code=code, pk=data["p"], token=str(data.get("t")), bot=False).first()
 
 
-def holds_host_cookie(room: Room, cookies: dict[str, str]) -> bool:
-    """Whether this browser holds the room's current host cookie: the TV's (or another device's
-    through the host code).  A handover to a phone rotates the token, so an older one is dead."""
+def host_device(room: Room, cookies: dict[str, str], *statuses: str) -> HostDevice | None:
+    """The room's host device whose cookie this browser holds, if its status is one of
+    ``statuses`` (hosting, unless told otherwise); else None.  A revoked device, a refused one,
+    and every device after a handover to a phone hold dead cookies."""
     data = _load(cookies.get(host_cookie_name(room.code)), HOST_SALT)
-    return bool(data) and data.get("r") == room.code and data.get("t") == room.host_token
+    if not data or data.get("r") != room.code or not isinstance(data.get("d"), int):
+        return None
+    return HostDevice.objects.filter(room=room, pk=data["d"], token=str(data.get("t")),
+                                     status__in=statuses or [HostDevice.Status.HOSTING]).first()
 
 
-def tv_host_generation(room: Room, cookies: dict[str, str]) -> int | None:
-    """For a TV screen: the host generation under which this browser hosts, or None.  The screen
-    shows the controls while the room is still at that generation (``Table.host_generation``): an
-    accepted handover counts it on, and the controls leave that TV live, without a reload."""
-    return room.host_generation if holds_host_cookie(room, cookies) else None
+def holds_host_cookie(room: Room, cookies: dict[str, str]) -> bool:
+    """Whether this browser is one of the room's host devices: the TV's (or another device's,
+    let in through the host code)."""
+    return host_device(room, cookies) is not None
 
 
 def is_host(room: Room, cookies: dict[str, str]) -> bool:
@@ -120,5 +124,5 @@ def set_cookie(response, name: str, value: str) -> None:
 
 def host_code_matches(room: Room, typed: str) -> bool:
     """Whether ``typed`` is the room's host code, however it was spaced, dashed or cased."""
-    code = "".join(ch for ch in str(typed).upper() if ch.isalnum())
+    code = "".join(ch for ch in str(typed).upper() if ch.isalnum())[:64]
     return secrets.compare_digest(code.encode(), room.host_code.encode())

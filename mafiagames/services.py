@@ -22,12 +22,12 @@ from engines.base import (
 from engines.base import Event as EngineEvent
 from engines.moments import MOMENTS
 
-from . import db, languages, notify, story
+from . import db, languages, notify, seating, story
 from .clock import due_in
 from .rendering import lesson_slides
 from .models import (
-    CLAIM_WAIT, NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Claim, Event, Game, Player, Room, Suspicion, game_dict,
-    new_token,
+    CLAIM_WAIT, NAME_MAX_LENGTH, ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH, Claim, Event, Game, HostDevice, Player, Room,
+    Suspicion, game_dict, new_host_code, new_token,
 )
 from .presenters import audience_poll, ruleset_title
 from .text import unshowable
@@ -108,15 +108,16 @@ def seat_cap() -> int:
     return max(ruleset.max_players for ruleset in registry.all()) + AUDIENCE
 
 
-def join_room(room: Room, raw_name: str, language: str = "") -> Player:
-    """A new player of ``room``, whose phone speaks ``language`` ("" for the room's)."""
+def join_room(room: Room, raw_name: str, language: str = "", address: str | None = None) -> Player:
+    """A new player of ``room``, whose phone speaks ``language`` ("" for the room's), joining
+    from ``address`` (clients.py; None for the host's own machine)."""
     language = languages.supported(language) or ""
 
     def door_open(door: Room) -> None:
         if door.locked:
             raise Forbidden("room_locked", _("The host has locked this room. If you were playing, "
                                              "ask to get your seat back."))
-    return _seat(room, raw_name, door_open, language=language)
+    return _seat(room, raw_name, door_open, language=language, address=address)
 
 
 def _seat(room: Room, raw_name: str, admit, **fields) -> Player:
@@ -190,18 +191,27 @@ def set_locked(room: Room, locked: bool) -> None:
 # phone; so may anyone the host wants to give an empty seat to.  Only the host's approval moves a
 # seat: the seat's token changes, so the old phone's cookie and open screen stop working.
 
-MAX_CLAIMS = 8                       # unanswered requests per room: the host's list stays short
+# Requests are bounded per asker, never per room: a room-wide cap let one stranger's fake
+# requests turn every genuine one away.  Each browser has at most one waiting request (a new one
+# withdraws its old one), and so has each client address (clients.py).
 
 
-def ask_for_seat(room: Room, player_id: int) -> Claim:
-    """A new phone asks for the seat of ``player_id``; the host sees the request."""
+def ask_for_seat(room: Room, player_id: int, *, address: str | None = None,
+                 replacing: int | None = None) -> Claim:
+    """A new phone asks for the seat of ``player_id``; the host sees the request.  ``address``:
+    the asker's (None for the host's own machine); ``replacing``: the request this browser
+    already has waiting, which the new one withdraws."""
     with transaction.atomic():
         player = Player.objects.filter(room=room, pk=player_id, bot=False).first()   # a bot's seat is no phone's
         if player is None:
             raise ServiceError("unknown_player", _("No such player in this room."))
-        if Claim.objects.waiting(room.pk).count() >= MAX_CLAIMS:
-            raise Conflict("too_many_claims", _("The host has too many requests to answer. Try again in a minute."))
-        claim = Claim.objects.create(room=room, player=player)
+        if replacing is not None:
+            Claim.objects.waiting(room.pk).filter(pk=replacing).update(status=Claim.Status.REFUSED)
+        if address and Claim.objects.filter(status=Claim.Status.PENDING, address=address,
+                                            created__gte=timezone.now() - CLAIM_WAIT).exists():
+            raise Conflict("claim_waiting", _("A request from this network is already waiting for the host. "
+                                              "Wait for the answer, or ask the host."))
+        claim = Claim.objects.create(room=room, player=player, address=address)
         changed(room)
     return claim
 
@@ -238,11 +248,123 @@ def collect_seat(room: Room, claim_id: int, secret: str) -> tuple[Claim, Player 
         return claim, claim.player
 
 
+# --- host devices (HostDevice): who has the host controls, and who may get them ----------------------
+# Every browser that hosts is a device of its own, listed on the host's screens, and any host can
+# revoke another.  The host code lets a new device in only while no host screen is online;
+# otherwise a host must allow it.  The code is single-use: it changes whenever it is used and at
+# every handover, so a code glimpsed on the TV is worth nothing once the host has used it.
+
+def add_host_device(room: Room, status: str = HostDevice.Status.HOSTING, address: str | None = None) -> HostDevice:
+    """A new device of ``room`` (the room's creator's browser, or one that typed the host code)."""
+    number = (HostDevice.objects.filter(room=room).order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    device = HostDevice.objects.create(room=room, number=number, status=status, address=address)
+    device.room = room
+    return device
+
+
+def _new_host_code(room: Room) -> None:
+    Room.objects.filter(pk=room.pk).update(host_code=new_host_code())
+
+
+def rotate_host_code(room: Room) -> str:
+    """A new host code (the admin's "Rotate"); the new code, as a host types it."""
+    with transaction.atomic():
+        _new_host_code(room)
+        fresh = Room.objects.get(pk=room.pk)
+    room.host_code = fresh.host_code
+    return fresh.host_code_display
+
+
+def host_online(room: Room) -> bool:
+    """Whether a host screen is open: a host device's TV, or the phone that hosts."""
+    return (HostDevice.objects.hosting(room.pk).filter(connections__gt=0).exists()
+            or Player.objects.filter(pk=room.host_player_id, connections__gt=0).exists())
+
+
+def use_host_code(room: Room, typed: str, address: str | None = None) -> HostDevice:
+    """Someone typed the host code (views.host_login).  Right: the code changes, and the browser
+    becomes a host device at once if no host screen is online (the host whose browser closed),
+    else a device asking to host, which a host allows or refuses (``answer_host_ask``)."""
+    with transaction.atomic():
+        locked = Room.objects.select_for_update().get(pk=room.pk)
+        if not seating.host_code_matches(locked, typed):
+            raise Forbidden("host_code", _("That is not this room's host code."))
+        _new_host_code(room)
+        if host_online(locked):
+            if address:   # one waiting request per address: a new one from it replaces the old
+                HostDevice.objects.asking(room.pk).filter(address=address).update(status=HostDevice.Status.REFUSED)
+            device = add_host_device(room, HostDevice.Status.ASKING, address)
+        else:
+            device = add_host_device(room)
+            # The way back from a phone that hosts (offer_host), now offline: it hosts no more.
+            Room.objects.filter(pk=room.pk).update(host_player=None, host_offer=None)
+        changed(room)
+    return device
+
+
+def answer_host_ask(room: Room, device_id: int, allow: bool) -> None:
+    """A host allows a device that asks to host, or refuses it."""
+    with transaction.atomic():
+        asking = HostDevice.objects.asking(room.pk).select_for_update().filter(pk=device_id).first()
+        if asking is None:
+            raise Conflict("ask_gone", _("That request is no longer waiting."))
+        asking.status = HostDevice.Status.HOSTING if allow else HostDevice.Status.REFUSED
+        asking.save(update_fields=["status"])
+        changed(room)
+
+
+def revoke_host(room: Room, device_id: int, by: HostDevice | None) -> None:
+    """A host takes the controls from another device: its controls end at once (its posts are
+    refused, its open TV socket is closed: consumers.TvConsumer)."""
+    with transaction.atomic():
+        if by is not None and by.pk == device_id:
+            raise Conflict("revoke_self", _("This is the device you are using."))
+        if not HostDevice.objects.hosting(room.pk).filter(pk=device_id).update(status=HostDevice.Status.REVOKED):
+            raise Conflict("device_gone", _("That device no longer hosts."))
+        changed(room)
+
+
+def revoke_phone_host(room: Room, by_player: int | None) -> None:
+    """A host takes the controls from the phone that has them."""
+    with transaction.atomic():
+        locked = Room.objects.select_for_update().get(pk=room.pk)
+        if locked.host_player_id is None:
+            raise Conflict("device_gone", _("That device no longer hosts."))
+        if locked.host_player_id == by_player:
+            raise Conflict("revoke_self", _("This is the device you are using."))
+        Room.objects.filter(pk=room.pk).update(host_player=None)
+        changed(room)
+
+
+def host_ask_status(room: Room, cookies: dict[str, str]) -> str | None:
+    """What became of this browser's request to host: "asking", "hosting", "refused" (revoked or
+    lapsed too), or None if it holds no request of this room."""
+    device = seating.host_device(room, cookies, *HostDevice.Status.values)
+    if device is None:
+        return None
+    if device.status == HostDevice.Status.ASKING and not HostDevice.objects.asking(room.pk).filter(pk=device.pk).exists():
+        return HostDevice.Status.REFUSED   # lapsed unanswered
+    return device.status if device.status in (HostDevice.Status.ASKING, HostDevice.Status.HOSTING) \
+        else HostDevice.Status.REFUSED
+
+
+def set_host_presence(device_id: int, delta: int) -> None:
+    """Count a host device's open TV screens: while any is open, a new device needs a host's yes.
+    A new version only when the device comes online or goes offline (the host list shows it)."""
+    with transaction.atomic():
+        with db.this_connection().cursor() as cursor:
+            cursor.execute(f"UPDATE {HostDevice._meta.db_table} SET connections = connections + %s "
+                           f"WHERE id = %s RETURNING connections, room_id", [delta, device_id])
+            row = cursor.fetchone()
+        if row is not None and (row[0] == 0 or row[0] == delta):
+            changed(Room(pk=row[1], code=Room.objects.filter(pk=row[1]).values_list("code", flat=True).first()))
+
+
 # --- host from a phone ----------------------------------------------------------------------------
 # The host may hand the host controls to a player's phone, so nobody needs a mouse at the TV: an
 # offer (the host's command), then that phone's answer.  Accepting rotates the host token: every
-# browser holding the old host cookie (the TV) loses the controls; the phone gains them.  The host
-# code (views.host_login) stays the way back: it gives a browser the controls and ends the phone's.
+# browser holding a host cookie (the TV) loses the controls; the phone gains them.  The host code
+# (use_host_code) stays the way back, with the phone's yes while it is online.
 
 def offer_host(room: Room, player_id: int) -> None:
     """The host offers the controls to ``player_id``'s phone; a new offer replaces an older one."""
@@ -266,20 +388,13 @@ def answer_host_offer(room: Room, player_id: int, accept: bool) -> None:
         if locked.host_offer_id is None or locked.host_offer_id != player_id:
             raise Conflict("no_offer", _("The host has not offered you the controls (or took the offer back)."))
         if accept:
-            Room.objects.filter(pk=room.pk).update(host_offer=None, host_player=player_id, host_token=new_token(),
+            Room.objects.filter(pk=room.pk).update(host_offer=None, host_player=player_id, host_code=new_host_code(),
                                                    host_generation=F("host_generation") + 1)
+            HostDevice.objects.filter(room=room, status__in=[HostDevice.Status.HOSTING, HostDevice.Status.ASKING]
+                                      ).update(status=HostDevice.Status.REVOKED)
         else:
             Room.objects.filter(pk=room.pk).update(host_offer=None)
         changed(room)
-
-
-def take_host_back(room: Room) -> None:
-    """The host code was typed on a browser (views.host_login): it has the controls now, and a
-    phone that had them (or an open offer) no longer does."""
-    with transaction.atomic():
-        if Room.objects.filter(pk=room.pk).exclude(host_player=None, host_offer=None).update(
-                host_player=None, host_offer=None):
-            changed(room)
 
 
 def changed(room: Room, game: Game | None = None) -> int:
@@ -545,6 +660,12 @@ def suspect(room: Room, player_id: int, poll: str, seat: int) -> int:
             raise Conflict("no_poll", _("The poll is closed now."))
         if seat not in open_now["seats"]:
             raise ServiceError("bad_suspect", _("Pick a player still in the game."))
+        # One answer per person: per phone (its seat's cookie) and per address it joined from, so
+        # ten names joined from one phone count once (Player.address).
+        address = Player.objects.filter(pk=player_id).values_list("address", flat=True).first()
+        if address and Suspicion.objects.filter(game=game, poll=poll, player__address=address).exclude(
+                player_id=player_id).exists():
+            raise Conflict("answered", _("Someone on this network has answered this poll already."))
         Suspicion.objects.update_or_create(game=game, player_id=player_id, poll=poll, defaults={"seat": seat})
         return changed(room)
 

@@ -49,6 +49,10 @@ DEBUG = _env_bool("DEBUG", False)
 # Websocket origins are checked against the request's own Host instead (see asgi.py).
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "*").split(",") if h]
 PUBLIC_URL = os.environ.get("PUBLIC_URL", "").rstrip("/")
+# Proxies whose X-Forwarded-For is believed (addresses or networks, comma-separated): the client
+# address every limit keys on (clients.py).  None by default: `make run` serves phones directly,
+# and a phone must not choose its own address with a header.
+TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
 # Behind an https proxy (docker-compose): the origins forms are posted from.
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", PUBLIC_URL).split(",") if o]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .models import Claim, Game, Room, Suspicion, game_dict
+from .models import Claim, Game, HostDevice, Room, Suspicion, game_dict
 from .rendering import Table
 from .scoreboard import scoreboard
 from .story import events_of
@@ -16,6 +16,9 @@ def load_table(room: Room) -> Table:
     by_id = {p["id"]: p for p in players}
     claims = [{"id": c.pk, "name": by_id[c.player_id]["name"], "connected": by_id[c.player_id]["connected"]}
               for c in Claim.objects.waiting(room.pk) if c.player_id in by_id]
+    # Who hosts and who asks to (HostDevice): one query.
+    devices = list((HostDevice.objects.hosting(room.pk) | HostDevice.objects.asking(room.pk)).values(
+        "id", "number", "status", "connections"))
     game = room.current_game()
     # The evening's scoreboard, between games only: one query, none while a game runs.
     scores = scoreboard(Game.objects.scored(room.pk)) if game and game.status != Game.Status.RUNNING else None
@@ -33,4 +36,8 @@ def load_table(room: Room) -> Table:
                  version=room.version, claims=claims, locked=room.locked, scores=scores,
                  lesson=room.lesson, first_of_ruleset=first, suspicions=suspicions,
                  host_phone=by_id.get(room.host_player_id), host_offer=by_id.get(room.host_offer_id),
-                 host_generation=room.host_generation, story=told)
+                 host_generation=room.host_generation, story=told,
+                 host_devices=[{"id": d["id"], "number": d["number"], "online": d["connections"] > 0}
+                               for d in devices if d["status"] == HostDevice.Status.HOSTING],
+                 host_asks=[{"id": d["id"], "number": d["number"]}
+                            for d in devices if d["status"] == HostDevice.Status.ASKING])

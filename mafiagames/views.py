@@ -20,21 +20,28 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from engines import registry
 from engines.base import PROXY, REMOVE_PLAYER, EngineError
 
-from . import addresses, db, languages, limits, rendering, seating, services, taps
-from .models import ROOM_CODE_LENGTH, Room
+from . import addresses, clients, db, languages, limits, rendering, seating, services, taps
+from .models import ROOM_CODE_LENGTH, HostDevice, Room
 from .tables import load_table
 
 
 def _room(request: HttpRequest, code: str) -> Room:
     """The room named in the URL; 404 for an unknown one, 429 for a client that tries many."""
-    room = limits.find_room(code, _address(request))
+    room = limits.find_room(code, _client(request))
     if room is None:
         raise Http404("no such room")
     return room
 
 
-def _address(request: HttpRequest) -> str | None:
-    return request.META.get("REMOTE_ADDR")
+def _client(request: HttpRequest) -> clients.Client:
+    return clients.of_request(request)
+
+
+def _limited_address(request: HttpRequest) -> str | None:
+    """The address a request counts against (one seat request, one poll answer per address);
+    None for the host's own machine, which no limit binds."""
+    client = _client(request)
+    return client.address if client.limited else None
 
 
 def too_many(message: str) -> HttpResponse:
@@ -65,7 +72,7 @@ def home(request: HttpRequest) -> HttpResponse:
         except services.ServiceError as exc:
             return render(request, "home.html", {"error": exc.message}, status=400)
         response = redirect("tv", code=room.code)
-        seating.set_cookie(response, seating.host_cookie_name(room.code), seating.host_token(room))
+        seating.set_cookie(response, seating.host_cookie_name(room.code), seating.host_token(services.add_host_device(room)))
         return response
     return render(request, "home.html", {"language": translation.get_language()})
 
@@ -86,10 +93,11 @@ def answers_limits(view):
 def tv(request: HttpRequest, code: str) -> HttpResponse:
     room = _room(request, code)
     url = addresses.join_url(request.get_host(), room.code, request.scheme)
-    # The TV's controls go with the host cookie alone: a phone that hosts has them on its own page.
-    host = seating.holds_host_cookie(room, request.COOKIES)
+    # The TV's controls go with a host device's cookie alone: a phone that hosts has them on its own page.
+    device = seating.host_device(room, request.COOKIES)
+    host = device is not None
     with translation.override(room.language):
-        fragments = rendering.tv_screen(load_table(room), host=host)
+        fragments = rendering.tv_screen(load_table(room), host=host, device=device and device.pk)
         return render(request, "screens/tv_page.html", {"room": room, "f": _page_keys(fragments), "host": host,
                                                         "join_url": url, "qr_svg": addresses.qr_svg(url)})
 
@@ -106,15 +114,17 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     with translation.override(language):
         if request.method == "GET":
             return _join_page(request, room)
-        if not limits.allow(limits.JOINS, _address(request)):
+        if not limits.allow(limits.JOINS, _client(request)):
             return _join_page(request, room, _("Too many joins from this network. Wait a minute and try again."), 429)
         try:
             if "seat" in request.POST:
-                claim = services.ask_for_seat(room, int(request.POST["seat"]))
+                held = seating.claim_from_cookies(room.code, request.COOKIES)
+                claim = services.ask_for_seat(room, int(request.POST["seat"]), address=_limited_address(request),
+                                              replacing=held and held[0])
                 response = redirect("claim", code=room.code)
                 seating.set_cookie(response, seating.claim_cookie_name(room.code), seating.claim_token(claim))
                 return response
-            player = services.join_room(room, request.POST.get("name", ""), language)
+            player = services.join_room(room, request.POST.get("name", ""), language, _limited_address(request))
         except ValueError:
             return _join_page(request, room, _("That request was malformed."), 400)
         except services.ServiceError as exc:
@@ -173,25 +183,40 @@ def claim(request: HttpRequest, code: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @answers_limits
 def host_login(request: HttpRequest, code: str) -> HttpResponse:
-    """The host controls on another device: the host code from the host's screen (or the admin)
-    gives this browser the host cookie.  A few tries a minute (limits.HOST_CODE_*)."""
+    """The host controls on another device: the host code from the host's screen (or the admin's
+    "Rotate").  With no host screen online the code alone lets this browser in; otherwise a host
+    must allow it, and this page waits for the answer (services.use_host_code).  A few tries a
+    minute per address (limits.HOST_CODE_TRIES): never per room, where others' guesses would
+    lock the real host out."""
     room = _room(request, code)
     with translation.override(languages.browser_language(request, room.language)):
         page = {"room": room, "heading": _("Host room %(code)s") % {"code": room.code}}
         if request.method == "GET":
-            return render(request, "host_login.html", page)
-        address = _address(request)
-        if not (limits.allow(limits.HOST_CODE_TRIES, address, room.pk)
-                and limits.allow(limits.HOST_CODE_ROOM, address, room.pk, shared=True)):
+            status = services.host_ask_status(room, request.COOKIES)
+            if status == HostDevice.Status.HOSTING:
+                return _to_tv(request, room)
+            template = "host_ask_status.html" if request.htmx else "host_login.html"
+            return render(request, template, {**page, "asking": status == HostDevice.Status.ASKING,
+                                              "refused": status == HostDevice.Status.REFUSED})
+        if not limits.allow(limits.HOST_CODE_TRIES, _client(request)):
             return render(request, "host_login.html", {**page, "error": _(
                 "Too many tries. Wait a minute and try again.")}, status=429)
-        if not seating.host_code_matches(room, request.POST.get("host_code", "")):
-            return render(request, "host_login.html", {**page, "error": _(
-                "That is not this room's host code.")}, status=403)
-        services.take_host_back(room)   # the way back from a phone that hosts (services.offer_host)
-        response = redirect("tv", code=room.code)
-        seating.set_cookie(response, seating.host_cookie_name(room.code), seating.host_token(room))
+        try:
+            device = services.use_host_code(room, request.POST.get("host_code", ""), _limited_address(request))
+        except services.ServiceError as exc:
+            return render(request, "host_login.html", {**page, "error": exc.message}, status=exc.status)
+        response = redirect("tv" if device.status == HostDevice.Status.HOSTING else "host_login", code=room.code)
+        seating.set_cookie(response, seating.host_cookie_name(room.code), seating.host_token(device))
         return response
+
+
+def _to_tv(request: HttpRequest, room: Room) -> HttpResponse:
+    """Allowed: on to the TV page, with its controls (htmx's poll follows HX-Redirect)."""
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("tv", kwargs={"code": room.code})
+        return response
+    return redirect("tv", code=room.code)
 
 
 @require_GET
@@ -338,6 +363,15 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
                 services.answer_claim(room, int(request.POST.get("claim", "")), approve=command == "let_in")
             elif command == "offer_host":
                 services.offer_host(room, int(request.POST.get("player", "")))
+            elif command in ("allow_host", "refuse_host"):
+                services.answer_host_ask(room, int(request.POST.get("device", "")), allow=command == "allow_host")
+            elif command == "revoke":
+                services.revoke_host(room, int(request.POST.get("device", "")),
+                                     by=seating.host_device(room, request.COOKIES))
+            elif command == "revoke_phone":
+                phone = seating.player_from_cookies(room, request.COOKIES)
+                services.revoke_phone_host(room, by_player=None if seating.holds_host_cookie(room, request.COOKIES)
+                                           else phone and phone.pk)
             elif command in ("lock", "unlock"):
                 services.set_locked(room, command == "lock")
             elif command == "host_code":   # shown on request only: the TV is watched by everyone

@@ -31,8 +31,9 @@ needs_chromium = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian
 class Daphne:
     """daphne serving the test database on 127.0.0.1; can be restarted mid-game."""
 
-    def __init__(self, db_path: str, log_path: Path, websocket_timeout: int = -1):
+    def __init__(self, db_path: str, log_path: Path, websocket_timeout: int = -1, flags: tuple[str, ...] = ()):
         self.websocket_timeout = websocket_timeout
+        self.flags = list(flags)   # more daphne options (tests/e2e/test_client_address.py: `make run`'s)
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -48,7 +49,7 @@ class Daphne:
         subprocess.run([sys.executable, "manage.py", "clear_presence"], cwd=ROOT, env=self.env, check=True)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "--websocket_timeout", str(self.websocket_timeout),
-             "mafiagames.asgi:application"], cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log)
+             *self.flags, "mafiagames.asgi:application"], cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:  # poll until it answers; no fixed sleeps
             if self.process.poll() is not None:

@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 from django.test import Client
 
 from mafiagames import seating, services
-from mafiagames.models import Game, Player, Room
+from mafiagames.models import Game, HostDevice, Player, Room
 from tests.conftest import CAST
 
 # Five players: Alice, Bob, Carol are mafiosi; Dave and Erin are the detectives; Alice is Kmotr.
@@ -100,9 +100,16 @@ def player_client(player: Player) -> Client:
     return client
 
 
+def host_cookie(room: Room) -> str:
+    """A host device's cookie: the room's first device (its creator's browser), made if none."""
+    device = HostDevice.objects.hosting(room.pk).order_by("number").first() or services.add_host_device(room)
+    device.room = room
+    return seating.host_token(device)
+
+
 def host_client(room: Room) -> Client:
     client = Client()
-    client.cookies[seating.host_cookie_name(room.code)] = seating.host_token(room)
+    client.cookies[seating.host_cookie_name(room.code)] = host_cookie(room)
     return client
 
 

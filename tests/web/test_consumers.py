@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import re
 
@@ -15,7 +16,7 @@ from mafiagames.consumers import CLOSE_ERROR, CLOSE_FLOOD, CLOSE_FORBIDDEN, CLOS
 from mafiagames.fanout import HUB
 from mafiagames.models import Game, Player
 
-from .helpers import room_with_players, started_game
+from .helpers import host_cookie, room_with_players, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://testserver")
@@ -35,7 +36,10 @@ def phone_socket(player, origin=ORIGIN, code=None):
 def tv_socket(room, host=False):
     headers = [ORIGIN, HOST]
     if host:
-        headers.append(cookie_header(seating.host_cookie_name(room.code), seating.host_token(room)))
+        # Made in a thread of its own: the socket is built in async tests, the cookie needs the database.
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            cookie = pool.submit(host_cookie, room).result()
+        headers.append(cookie_header(seating.host_cookie_name(room.code), cookie))
     return WebsocketCommunicator(application, f"/ws/r/{room.code}/", headers=headers)
 
 

@@ -16,7 +16,7 @@ from django.core import signing
 from django.test import Client
 
 from mafiagames import rendering, seating, services
-from mafiagames.models import Game, Player, Room
+from mafiagames.models import Game, HostDevice, Player, Room
 from mafiagames.tables import load_table
 
 from .helpers import host_client, player_client, room_with_players
@@ -52,23 +52,27 @@ def handed_over(n: int = 5, to: int = 1):
     return room, players, tv
 
 
-def unchanged(room: Room, before: Room) -> bool:
+def hosting(room: Room) -> list[int]:
+    return list(HostDevice.objects.hosting(room.pk).values_list("pk", flat=True))
+
+
+def unchanged(room: Room, before: Room, devices: list[int]) -> bool:
     after = fresh(room)
-    return (after.host_offer_id, after.host_player_id, after.host_token, after.host_generation, after.version) == \
-        (before.host_offer_id, before.host_player_id, before.host_token, before.host_generation, before.version)
+    return (after.host_offer_id, after.host_player_id, hosting(room), after.host_generation, after.version) == \
+        (before.host_offer_id, before.host_player_id, devices, before.host_generation, before.version)
 
 
 def test_only_the_current_host_can_offer_the_controls():
     room, players = room_with_players(3)
     connected(players)
-    before = fresh(room)
+    before, devices = fresh(room), hosting(room)
     forged = Client()
     forged.cookies[seating.host_cookie_name(room.code)] = signing.dumps(
         {"r": room.code, "t": "guessed"}, salt=seating.HOST_SALT)
     for client in (player_client(players[1]), Client(), forged):
         refused = offer(client, room, players[1])
         assert refused.status_code == 403 and "Only the host can do that." in refused.content.decode()
-    assert unchanged(room, before)
+    assert unchanged(room, before, devices)
 
 
 @pytest.mark.parametrize("whom, message", [
@@ -79,11 +83,12 @@ def test_only_the_current_host_can_offer_the_controls():
 def test_an_offer_to_nobody_who_can_take_it_is_refused(whom, message):
     room, players = room_with_players(4)
     connected(players[:3])
-    before = fresh(room)
+    tv = host_client(room)
+    before, devices = fresh(room), hosting(room)
     player = {"unknown": 999999, "offline": players[3].pk, "malformed": "Ann"}[whom]
-    refused = host_client(room).post(f"/r/{room.code}/host", {"command": "offer_host", "player": player})
+    refused = tv.post(f"/r/{room.code}/host", {"command": "offer_host", "player": player})
     assert refused.status_code in (400, 409) and message in refused.content.decode()
-    assert unchanged(room, before)
+    assert unchanged(room, before, devices)
 
 
 def test_the_offered_phone_is_asked_and_the_tv_says_so():
@@ -106,12 +111,12 @@ def test_only_the_offered_phone_can_accept():
     tv = host_client(room)
     assert answer(player_client(players[1]), room, "accept").status_code == 409    # nothing offered yet
     assert offer(tv, room, players[1]).status_code == 204
-    before = fresh(room)
+    before, devices = fresh(room), hosting(room)
     refused = answer(player_client(players[2]), room, "accept")
     assert refused.status_code == 409 and "has not offered you the controls" in refused.content.decode()
     assert answer(Client(), room, "accept").status_code == 403                     # no seat at all
     assert answer(player_client(players[1]), room, "maybe").status_code == 400
-    assert unchanged(room, before)
+    assert unchanged(room, before, devices)
 
 
 def test_a_new_offer_replaces_the_old_and_a_decline_clears_it():
@@ -172,13 +177,22 @@ def test_the_new_host_can_hand_over_again():
     assert carol.post(f"/r/{room.code}/host", {"command": "lock"}).status_code == 204
 
 
-def test_the_host_code_takes_the_controls_back_to_the_tv():
+def test_the_host_code_takes_the_controls_back_to_the_tv_with_the_phones_yes():
     room, players, old_tv = handed_over()
     bob = player_client(players[1])
     shown = bob.post(f"/r/{room.code}/host", {"command": "host_code"}).content.decode()
     assert fresh(room).host_code_display in shown        # the phone host can read the way back
     tv = Client()
-    assert tv.post(f"/r/{room.code}/host-login", {"host_code": room.host_code})["Location"] == f"/r/{room.code}/"
+    # Bob's phone is online: the code alone is not enough, the phone must allow the TV.
+    assert tv.post(f"/r/{room.code}/host-login", {"host_code": fresh(room).host_code})["Location"] == \
+        f"/r/{room.code}/host-login"
+    assert tv.post(f"/r/{room.code}/host", {"command": "lock"}).status_code == 403
+    asking = HostDevice.objects.get(room=room, status=HostDevice.Status.ASKING)
+    assert "A new device asks to host" in bob.get(f"/p/{room.code}/").content.decode()
+    assert bob.post(f"/r/{room.code}/host", {"command": "allow_host", "device": asking.pk}).status_code == 204
+    assert tv.get(f"/r/{room.code}/host-login")["Location"] == f"/r/{room.code}/"
+    # The TV hosts now beside the phone; it takes the phone's controls away.
+    assert tv.post(f"/r/{room.code}/host", {"command": "revoke_phone"}).status_code == 204
     assert fresh(room).host_player_id is None
     assert tv.post(f"/r/{room.code}/host", {"command": "lock"}).status_code == 204
     assert bob.post(f"/r/{room.code}/host", {"command": "unlock"}).status_code == 403
