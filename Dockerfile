@@ -13,4 +13,4 @@ RUN useradd -m app && mkdir -p /data && chown app /data
 USER app
 VOLUME /data
 EXPOSE 8000
-CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py clear_presence && exec daphne -b 0.0.0.0 -p 8000 --proxy-headers --websocket_timeout -1 mafiagames.asgi:application"]
+CMD ["sh", "-c", "python manage.py migrate --noinput && python manage.py clear_presence && exec daphne -b 0.0.0.0 -p 8000 --websocket_timeout -1 mafiagames.asgi:application"]
