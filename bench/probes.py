@@ -337,10 +337,14 @@ async def probe_room_flood(server, sockets: int = 100, rate: float = 19.0, secon
     host = Client(server.url)
     code = await create_room(host)
     phones = [await seated_phone(server, code, f"P{i}") for i in range(5)]
-    floods = []
+    floods, refused = [], 0
     for i in range(sockets):
-        floods.append(await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url,
-                                    phones[i % len(phones)].cookie_header()))
+        try:
+            floods.append(await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url,
+                                        phones[i % len(phones)].cookie_header()))
+        except Exception:  # noqa: BLE001 - refused at the handshake: the player opened too many (limits.OPENS)
+            refused += 1
+            continue
         await floods[-1].recv()
     other_host, other_phone, other = await other_room_phone(server)
     quiet = await tap_latencies(other, 2.0)
@@ -374,7 +378,8 @@ async def probe_room_flood(server, sockets: int = 100, rate: float = 19.0, secon
     for client in (host, other_host, other_phone, *phones):
         await client.close()
     await other.close()
-    return {"sockets": sockets, "taps_per_socket_per_s": rate, "answers": answers, "closed": closed,
+    return {"sockets": sockets, "refused_at_handshake": refused, "taps_per_socket_per_s": rate, "answers": answers,
+            "closed": closed,
             "quiet_ms": latency_ms(quiet), "others_ms": latency_ms(others)}
 
 
