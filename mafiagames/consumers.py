@@ -356,7 +356,7 @@ class PhoneConsumer(ScreenConsumer):
     """One player's private screen; refused before the handshake without a valid token."""
 
     player_id: int | None = None
-    online = False   # counted in the player's connections (undone once, in closed())
+    online = False   # counted among the player's sockets in PRESENCE (undone once, in closed())
     tapper: asyncio.Task | None = None   # writes this socket's taps, one at a time
 
     def may_open(self, cookies) -> bool:
