@@ -15,6 +15,9 @@ keeps them).  Run: ``.venv/bin/python bench/probes.py [--only NAME ...] [--json]
 - ``flood``: one seated phone sends frames as fast as it can for 5 s: what it cost the server,
   and the tap latency meanwhile of a phone in another room (``others_ms``; ``quiet_ms`` before).
 - ``flood5``: the same with five sockets at 1,000 frames/s each.
+- ``churn``: one seated phone opens and closes four sockets at a time for 10 s (a phone on bad
+  Wi-Fi, or a script): how many the server accepted and refused, how many room versions that
+  made, the tap latency meanwhile of another phone in the same room, and what was logged.
 - ``room_flood``: 100 sockets of one room's five seated phones each tap 19 times a second (just
   within a socket's rate limit) for 5 s: how many are answered "busy", and the tap latency of a
   phone in another room meanwhile.
@@ -45,7 +48,7 @@ from bench.harness import (Client, create_room, daphne_errors, join_room, proc_c
 # host's laptop): these probes come from another loopback address, as a phone on the LAN would.
 STRANGER = "127.0.0.2"
 PROBES = ("joins", "enumerate", "charset", "host", "headers", "deep_json", "instant_close", "tv_tap", "flood",
-          "flood5", "room_flood")
+          "flood5", "room_flood", "churn")
 READY = json.dumps({"turn": "0", "action": "ready"})   # in a room with no game: one transaction, refused
 
 
@@ -334,10 +337,14 @@ async def probe_room_flood(server, sockets: int = 100, rate: float = 19.0, secon
     host = Client(server.url)
     code = await create_room(host)
     phones = [await seated_phone(server, code, f"P{i}") for i in range(5)]
-    floods = []
+    floods, refused = [], 0
     for i in range(sockets):
-        floods.append(await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url,
-                                    phones[i % len(phones)].cookie_header()))
+        try:
+            floods.append(await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url,
+                                        phones[i % len(phones)].cookie_header()))
+        except Exception:  # noqa: BLE001 - refused at the handshake: the player opened too many (limits.OPENS)
+            refused += 1
+            continue
         await floods[-1].recv()
     other_host, other_phone, other = await other_room_phone(server)
     quiet = await tap_latencies(other, 2.0)
@@ -371,7 +378,57 @@ async def probe_room_flood(server, sockets: int = 100, rate: float = 19.0, secon
     for client in (host, other_host, other_phone, *phones):
         await client.close()
     await other.close()
-    return {"sockets": sockets, "taps_per_socket_per_s": rate, "answers": answers, "closed": closed,
+    return {"sockets": sockets, "refused_at_handshake": refused, "taps_per_socket_per_s": rate, "answers": answers,
+            "closed": closed,
+            "quiet_ms": latency_ms(quiet), "others_ms": latency_ms(others)}
+
+
+async def room_version(host: Client, code: str) -> int:
+    """The version the room is at, as the TV page says (its marker)."""
+    return int(re.search(r'id="sv" data-v="(\d+)"', (await host.get(f"/r/{code}/")).body.decode()).group(1))
+
+
+async def churn(url: str, origin: str, cookie: str, seconds: float, at_once: int = 4) -> dict:
+    """Open ``at_once`` sockets, close them, again, for ``seconds``: what became of the opens."""
+    counts = {"accepted": 0, "refused": 0}
+
+    async def open_close():
+        try:
+            ws = await connect(url, origin, cookie)
+        except Exception:  # noqa: BLE001 - refused at the handshake
+            counts["refused"] += 1
+            return
+        counts["accepted"] += 1
+        await ws.close()
+
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        await asyncio.gather(*(open_close() for _ in range(at_once)))
+    return counts
+
+
+async def probe_churn(server, seconds: float = 10.0) -> dict:
+    host = Client(server.url)
+    code = await create_room(host)
+    churner, bystander = await seated_phone(server, code, "Churner"), await seated_phone(server, code, "Bystander")
+    other = await connect(f"{ws_base(server.url)}/ws/p/{code}/", server.url, bystander.cookie_header())
+    await other.recv()
+    before_errors = len(daphne_errors(server.log.name))
+    quiet = await tap_latencies(other, 2.0)
+    version0 = await room_version(host, code)
+    churning = asyncio.ensure_future(churn(f"{ws_base(server.url)}/ws/p/{code}/", server.url,
+                                           churner.cookie_header(), seconds))
+    others = await tap_latencies(other, seconds)
+    counts = await churning
+    version1 = await room_version(host, code)
+    await asyncio.sleep(3)   # a probe, not a test: past the presence grace, the churner is offline
+    online = await online_count(server, host, code)
+    errors = daphne_errors(server.log.name)[before_errors:]
+    for client in (host, churner, bystander):
+        await client.close()
+    await other.close()
+    return {"seconds": seconds, **counts, "versions_during": version1 - version0, "online_after": online,
+            "errors_logged": len(errors), "tracebacks": sum("Traceback" in e for e in errors),
             "quiet_ms": latency_ms(quiet), "others_ms": latency_ms(others)}
 
 

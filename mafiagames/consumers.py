@@ -10,7 +10,8 @@ number, and a phone renders only its own seat.
 Under load: a screen renders once the room's taps already queued for the writer are written,
 so a burst of taps costs one render of the newest version (``db.settled``); a phone's taps are
 written one at a time, in the room's bounded queue (``db.write_queued``); a socket that sends
-far more than a person taps is closed, and a player keeps only a few sockets.
+far more than a person taps is closed, a player keeps only a few sockets and opens only a few
+a minute, and a player's presence on the TV is written calmly (``presence``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import itertools
 import json
 import logging
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -30,6 +32,7 @@ from django.utils.translation import gettext as _
 
 from . import clients, db, languages, limits, rendering, screens, seating, services, taps, timers
 from .fanout import HUB
+from .presence import PRESENCE
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +41,8 @@ CLOSE_NOT_FOUND = 4404
 # Daphne (autobahn) sends only 1000 or 3000–4999: RFC 6455's 1009 and 1011 would raise there
 # and leave the socket open. Our own codes mirror HTTP statuses.
 CLOSE_TOO_BIG = 4413        # like HTTP 413: a frame bigger than any page sends
-CLOSE_FLOOD = 4429          # like HTTP 429: this socket sent far more than a person taps
+CLOSE_FLOOD = 4429          # like HTTP 429: this socket sent far more than a person taps (or, before
+                            # the handshake, its player opened far more sockets than a phone does)
 CLOSE_REPLACED = 4409       # like HTTP 409: the same player's newer sockets took this one's place
 CLOSE_ERROR = 1000          # a server error: 1000 makes the page reconnect (static/app.js)
 CLOSE_CODES = (CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TOO_BIG, CLOSE_FLOOD, CLOSE_REPLACED, CLOSE_ERROR)
@@ -148,6 +152,16 @@ class ScreenConsumer(AsyncWebsocketConsumer):
                 await self.drop(CLOSE_ERROR)
         return asyncio.ensure_future(guarded())
 
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """As Channels sends, but a frame for a socket the client has closed already is dropped:
+        a screen refreshed, an answer or a message sent as the phone went (daphne knows it gone
+        only once autobahn finished the close) is nothing to log a traceback about.  Every send of
+        the consumers comes here."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            log.debug("%s in room %s: a frame for a socket already closed was dropped", type(self).__name__, self.code)
+
     async def drop(self, code: int):
         """Close, then undo everything connect() did: whatever the client does next (or never
         does), nothing of this socket is left registered or counted online.  The close comes
@@ -162,7 +176,13 @@ class ScreenConsumer(AsyncWebsocketConsumer):
 
     async def connect(self):
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
-        verdict = await db.read(self._identify, seating.scope_cookies(self.scope))
+        cookies = seating.scope_cookies(self.scope)
+        if not self.may_open(cookies):
+            # Refused at the handshake, before the database: the page sees the socket fail and
+            # htmx-ws tries again (static/app.js), at most 4 s apart, until the window allows.
+            await self.close(code=CLOSE_FLOOD)
+            return
+        verdict = await db.read(self._identify, cookies)
         if verdict is not None:
             await self.close(code=verdict)
             return
@@ -295,6 +315,10 @@ class ScreenConsumer(AsyncWebsocketConsumer):
     def identify(self, room, cookies) -> int | None:
         raise NotImplementedError
 
+    def may_open(self, cookies) -> bool:
+        """Whether this socket is within its opener's budget of new sockets (checked first)."""
+        return True
+
     async def opened(self):
         pass
 
@@ -358,8 +382,15 @@ class PhoneConsumer(ScreenConsumer):
     """One player's private screen; refused before the handshake without a valid token."""
 
     player_id: int | None = None
-    online = False   # counted in the player's connections (undone once, in closed())
+    online = False   # counted among the player's sockets in PRESENCE (undone once, in closed())
     tapper: asyncio.Task | None = None   # writes this socket's taps, one at a time
+
+    def may_open(self, cookies) -> bool:
+        """A player's new sockets are limited (``limits.OPENS``), keyed on the player id of the
+        signed cookie, the one thing a client cannot choose; a socket without one is refused by
+        ``identify`` anyway."""
+        seat = seating.signed_seat(self.code, cookies)
+        return seat is None or limits.OPENS.hit(seat[0])
 
     def identify(self, room, cookies):
         player = seating.player_from_cookies(room, cookies)
@@ -405,13 +436,9 @@ class PhoneConsumer(ScreenConsumer):
     async def opened(self):
         self.taps: collections.deque[dict] = collections.deque()
         # Set before the write: a refresh failing while it runs (the write pings the room) must
-        # find the count to undo. Increments commute, so -1 may even be written first.
+        # find the socket to uncount; PRESENCE counts it before awaiting anything.
         self.online = True
-        try:
-            await db.write(services.set_presence, self.player_id, +1)
-        except BaseException:
-            self.online = False
-            raise
+        await PRESENCE.opened(self.code, self.player_id)
         # Only once counted: a newer socket of the player that closes this one meanwhile (the
         # awaits below) then finds the count to undo.
         for older in self.older_sockets()[:-(MAX_SOCKETS_PER_PLAYER - 1) or None]:
@@ -427,7 +454,7 @@ class PhoneConsumer(ScreenConsumer):
     async def closed(self):
         if self.online:
             self.online = False
-            await db.write(services.set_presence, self.player_id, -1)
+            await PRESENCE.closed(self.code, self.player_id)
 
     def render(self, snap):
         me = None if snap.table is None else next((p for p in snap.table.players if p["id"] == self.player_id), None)

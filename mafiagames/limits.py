@@ -2,7 +2,8 @@
 cannot be flooded).
 
 One small counter serves every limit: joins and seat requests per client address, unknown room
-codes tried per address (enumerating rooms), host-code attempts per address.  It lives in this
+codes tried per address (enumerating rooms), host-code attempts per address, a player's new
+sockets.  It lives in this
 process, counts in fixed windows of a monotonic clock and forgets keys once it holds too many;
 when the app runs as several processes each counts for itself (docs/operations.md).
 
@@ -75,7 +76,15 @@ MISSES = Limit(20, 60)
 # never per room, or strangers' guesses would lock the real host out.
 HOST_CODE_TRIES = Limit(5, 60)
 
-ALL = (JOINS, MISSES, HOST_CODE_TRIES)
+# New sockets of one player (consumers.PhoneConsumer, keyed on the player id of the signed cookie,
+# whatever the address: the host's laptop is no exception).  A real phone opens one per page load,
+# per reconnect after a network change or a sleep, per tab: a few a minute at worst, and a reload
+# every three seconds for half a minute is still within ten.  A refused handshake is not counted
+# (htmx-ws reconnects after it, at most 4 s apart: static/app.js), so a phone that did hit the
+# limit is back within the window.  A phone churning sockets (Probes: churn) gets ten, not hundreds.
+OPENS = Limit(10, 30)
+
+ALL = (JOINS, MISSES, HOST_CODE_TRIES, OPENS)
 
 
 def allow(limit: Limit, client: Client, *key) -> bool:

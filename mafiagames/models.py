@@ -84,6 +84,8 @@ class Player(models.Model):
     name_key = models.CharField(verbose_name=_("name for comparison"), max_length=NAME_MAX_LENGTH, editable=False)
     token = models.CharField(verbose_name=_("token"), max_length=64, default=new_token, editable=False)
     order = models.PositiveIntegerField(verbose_name=_("order"), default=0)
+    # The server processes that show this player's phone online (presence.py: one mark per
+    # process, whatever its number of sockets there, and gone a grace after the last closed).
     connections = models.IntegerField(verbose_name=_("open screens"), default=0)
     # How many times the host gave this seat to another phone: a phone whose count is older holds
     # a dead token, and its open screen is told so (consumers.PhoneConsumer).

@@ -69,17 +69,27 @@ def player_from_cookies(room: Room, cookies: dict[str, str]) -> Player | None:
     return seated_player(room.code, cookies)
 
 
+def signed_seat(code: str, cookies: dict[str, str]) -> tuple[int, str] | None:
+    """The player id and token of room ``code`` this browser holds a signed cookie for, or None;
+    without the database (the seat may have gone since)."""
+    data = _load(cookies.get(player_cookie_name(code)), PLAYER_SALT)
+    if not data or data.get("r") != code or not isinstance(data.get("p"), int):
+        return None
+    return data["p"], str(data.get("t"))
+
+
 def seated_player(code: str, cookies: dict[str, str]) -> Player | None:
     """The player (with its room) of room ``code`` that this browser holds a valid token for.
 
     One query: it serves every tap of every phone.
     """
-    data = _load(cookies.get(player_cookie_name(code)), PLAYER_SALT)
-    if not data or data.get("r") != code or not isinstance(data.get("p"), int):
+    seat = signed_seat(code, cookies)
+    if seat is None:
         return None
+    player_id, token = seat
     # Never a bot's seat: it has no token, and no phone may play it (services.add_bot).
     return Player.objects.select_related("room").filter(
-        room__code=code, pk=data["p"], token=str(data.get("t")), bot=False).first()
+        room__code=code, pk=player_id, token=token, bot=False).first()
 
 
 def host_device(room: Room, cookies: dict[str, str], *statuses: str) -> HostDevice | None:

@@ -509,14 +509,15 @@ def _running_lesson(room: Room) -> dict:
     return room.lesson
 
 
-def set_presence(player_id: int, delta: int) -> None:
-    """Count a phone's open sockets; the TV shows a player as connected while any is open."""
+def set_presence(changes: dict[int, int]) -> None:
+    """Mark players online (+1) or offline (-1) for one process (presence.py); the TV shows a
+    player as connected while any process marks them.  One version per room for them all."""
     with transaction.atomic():
-        player = Player.objects.filter(pk=player_id).select_related("room").first()
-        if player is None:
-            return
-        Player.objects.filter(pk=player_id).update(connections=F("connections") + delta)
-        changed(player.room)
+        players = list(Player.objects.filter(pk__in=changes).select_related("room"))
+        for player in players:
+            Player.objects.filter(pk=player.pk).update(connections=F("connections") + changes[player.pk])
+        for room in {player.room for player in players}:   # a player gone meanwhile: nothing
+            changed(room)
 
 
 # --- games ------------------------------------------------------------------------------------

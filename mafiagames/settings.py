@@ -260,6 +260,13 @@ MOMENTS = os.environ.get("MOMENTS", "1") != "0"
 # many seconds after the game began to wait for it: long enough for the table to follow it on
 # the TV, short enough not to stall the evening.  Tests shorten it.
 BOT_SECONDS = float(os.environ.get("BOT_SECONDS", "1.5"))
+# Presence on the TV (mafiagames/presence.py): a player whose last socket closed is shown offline
+# this many seconds later unless their phone is back by then (a reload, a reconnect after a
+# network hiccup: under a second or two), and a room's presence changes are written at most once
+# per window, as one version.  The tests' own processes set both to 0 (tests/conftest.py): they
+# see each change written as it happens.
+PRESENCE_GRACE = float(os.environ.get("PRESENCE_GRACE", "2"))
+PRESENCE_WINDOW = float(os.environ.get("PRESENCE_WINDOW", "0.5"))
 
 LOGGING = {
     "version": 1,

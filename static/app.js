@@ -4,6 +4,8 @@
   "use strict";
 
   // Phones wake from sleep: retry quickly (at most 4 s apart) instead of htmx's default of up to 64 s.
+  // A handshake the server refuses (a player opening far more sockets than a phone does:
+  // limits.OPENS) fails like a lost network (1006), so it is retried at this pace until let in.
   htmx.config.wsReconnectDelay = function (retryCount) {
     return Math.min(500 * Math.pow(2, retryCount), 4000) * (0.5 + Math.random() / 2);
   };

@@ -21,6 +21,9 @@ def pytest_configure(config):
     # ``@pytest.mark.moments``).
     settings.MOMENTS = False
     os.environ["MOMENTS"] = "0"     # and in the servers the tests start (tests/scaleout, tests/e2e)
+    # Presence written as sockets come and go, awaited by the socket (mafiagames/presence.py),
+    # in this process only: the servers the tests start keep the grace and window they ship with.
+    settings.PRESENCE_GRACE = settings.PRESENCE_WINDOW = 0
 
 
 def pytest_collection_modifyitems(config, items):
