@@ -47,9 +47,10 @@ BROWSER_HEADERS = {  # what Chromium sends for a top-level navigation, minus cli
 # --- a throw-away server ----------------------------------------------------------------------
 
 def start_server(settings_module: str = "mafiagames.settings", extra_env: dict | None = None,
-                 collectstatic: bool = False):
+                 collectstatic: bool = False, flags: tuple[str, ...] = ()):
     """Fresh temp dir + migrated SQLite DB + daphne on a free 127.0.0.1 port. Returns the Daphne.
 
+    ``flags``: more daphne options (bench/probes.py starts the trust probes' server with `make run`'s).
     ``collectstatic`` runs it first, as `make run` does (with bench.bench_settings it writes
     into the temp dir, not the checkout).
     """
@@ -59,7 +60,7 @@ def start_server(settings_module: str = "mafiagames.settings", extra_env: dict |
 
     workdir = Path(tempfile.mkdtemp(prefix="mafiagames-bench-"))
     db = workdir / "db.sqlite3"
-    server = Daphne(db, workdir / "daphne.log")
+    server = Daphne(db, workdir / "daphne.log", flags=flags)
     # PYTHONFAULTHANDLER: if the server hangs, SIGABRT makes it print every thread's Python stack
     # into its log (see ``dump_stacks``); it changes nothing else.
     server.env.update({"DJANGO_SETTINGS_MODULE": settings_module, "PYTHONFAULTHANDLER": "1", **(extra_env or {})})

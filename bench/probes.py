@@ -18,6 +18,14 @@ keeps them).  Run: ``.venv/bin/python bench/probes.py [--only NAME ...] [--json]
 - ``churn``: one seated phone opens and closes four sockets at a time for 10 s (a phone on bad
   Wi-Fi, or a script): how many the server accepted and refused, how many room versions that
   made, the tap latency meanwhile of another phone in the same room, and what was logged.
+- ``spoof``: against daphne started with `make run`'s flags, a stranger claims to be the server
+  (``X-Forwarded-For: 127.0.0.1``) while reading 300 room codes; another names a third phone's
+  address while missing 20 codes: can that phone still open the room?
+- ``host_code``: the host's TV is online and shows the host code; a guest types it on its phone:
+  does it host, or wait for the host's yes?  A second device types the same code.  Then 25
+  wrong codes from 25 addresses, and the host with the right code from another.
+- ``recovery``: a stranger sends 8 "I was …" requests (within its join limit); then a genuine
+  request from another address: taken, or turned away?
 - ``room_flood``: 100 sockets of one room's five seated phones each tap 19 times a second (just
   within a socket's rate limit) for 5 s: how many are answered "busy", and the tap latency of a
   phone in another room meanwhile.
@@ -41,6 +49,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.make_run import make_run_flags  # noqa: E402
 from bench.harness import (Client, create_room, daphne_errors, join_room, proc_cpu_seconds,  # noqa: E402
                            start_server, ws_base)
 
@@ -48,7 +57,7 @@ from bench.harness import (Client, create_room, daphne_errors, join_room, proc_c
 # host's laptop): these probes come from another loopback address, as a phone on the LAN would.
 STRANGER = "127.0.0.2"
 PROBES = ("joins", "enumerate", "charset", "host", "headers", "deep_json", "instant_close", "tv_tap", "flood",
-          "flood5", "room_flood", "churn")
+          "flood5", "room_flood", "churn", "spoof", "host_code", "recovery")
 READY = json.dumps({"turn": "0", "action": "ready"})   # in a room with no game: one transaction, refused
 
 
@@ -432,14 +441,102 @@ async def probe_churn(server, seconds: float = 10.0) -> dict:
             "quiet_ms": latency_ms(quiet), "others_ms": latency_ms(others)}
 
 
+async def statuses_of(client: Client, paths, extra: dict | None = None) -> dict[int, int]:
+    found: dict[int, int] = {}
+    for path in paths:
+        status = (await client.get(path, extra)).status
+        found[status] = found.get(status, 0) + 1
+    return found
+
+
+def unknown_codes(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return [f"/j/{''.join(rng.choice('ACDEFGHJKMNPQRTWXY') for _ in range(4))}/" for _ in range(count)]
+
+
+async def probe_spoof(server) -> dict:
+    host = Client(server.url)
+    code = await create_room(host)
+    liar = Client(server.url, source=STRANGER)
+    escape = await statuses_of(liar, unknown_codes(300, 1), {"X-Forwarded-For": "127.0.0.1"})
+    aimer, victim = Client(server.url, source="127.0.0.3"), Client(server.url, source="127.0.0.4")
+    aimed = await statuses_of(aimer, unknown_codes(20, 2), {"X-Forwarded-For": "127.0.0.4"})
+    victim_status = (await victim.get(f"/j/{code}/")).status
+    for client in (host, liar, aimer, victim):
+        await client.close()
+    return {"claims_loopback_statuses": escape, "aimed_statuses": aimed, "victim_opens_room": victim_status}
+
+
+async def host_ask(client: Client, code: str, typed: str) -> str:
+    """What typing ``typed`` on /r/CODE/host-login got this browser: "hosting", "asking",
+    "refused" (its status otherwise)."""
+    await client.get(f"/r/{code}/host-login")
+    answer = await client.post(f"/r/{code}/host-login", {"host_code": typed})
+    if answer.status != 302:
+        return f"refused {answer.status}"
+    lock = await client.post(f"/r/{code}/host", {"command": "lock"})
+    if lock.status == 204:
+        await client.post(f"/r/{code}/host", {"command": "unlock"})
+        return "hosting"
+    return "asking" if "host-login" in (answer.header("location") or "") else f"no controls ({lock.status})"
+
+
+async def probe_host_code(server) -> dict:
+    host = Client(server.url)
+    code = await create_room(host)
+    tv = await connect(f"{ws_base(server.url)}/ws/r/{code}/", server.url, host.cookie_header())
+    await tv.recv()
+    shown = await host.post(f"/r/{code}/host", {"command": "host_code"})
+    typed = re.search(r'class="code">([^<]+)<', shown.body.decode()).group(1)
+    guest = Client(server.url, source=STRANGER)
+    guest_got = await host_ask(guest, code, typed)
+    second_got = await host_ask(Client(server.url, source="127.0.0.3"), code, typed)
+    guesses = {}
+    for i in range(25):
+        status = await host_ask(Client(server.url, source=f"127.0.1.{i + 1}"), code, "AAAA-AAAA")
+        guesses[status] = guesses.get(status, 0) + 1
+    await tv.close()   # the host's browser is gone: the code alone may let a device in
+    await asyncio.sleep(1)   # a probe, not a test: let the server count the TV gone
+    fresh = (await host.post(f"/r/{code}/host", {"command": "host_code"})).body.decode()
+    right = re.search(r'class="code">([^<]+)<', fresh)
+    host_again = await host_ask(Client(server.url, source="127.0.2.1"), code, right.group(1)) if right else "no code"
+    await host.close()
+    return {"guest_with_shown_code": guest_got, "second_device_same_code": second_got,
+            "wrong_codes_from_25_addresses": guesses, "host_with_right_code_after": host_again}
+
+
+async def probe_recovery(server) -> dict:
+    host = Client(server.url)
+    code = await create_room(host)
+    names = [f"P{i}" for i in range(5)]
+    phones = [await seated_phone(server, code, name) for name in names]
+    page = (await Client(server.url).get(f"/j/{code}/")).body.decode()
+    seats = re.findall(r'name="seat" value="(\d+)"', page)
+    fakes: dict[int, int] = {}
+    for i in range(8):
+        stranger = Client(server.url, source=STRANGER)
+        await stranger.get(f"/j/{code}/")
+        status = (await stranger.post(f"/j/{code}/", {"seat": seats[i % len(seats)]})).status
+        fakes[status] = fakes.get(status, 0) + 1
+    genuine = Client(server.url, source="127.0.0.3")
+    await genuine.get(f"/j/{code}/")
+    answer = await genuine.post(f"/j/{code}/", {"seat": seats[0]})
+    for client in (host, genuine, *phones):
+        await client.close()
+    return {"fake_requests": fakes, "genuine_request": answer.status}
+
+
 # The host probe needs a server that builds the join URL from the request (no PUBLIC_URL).
 SERVER_ENV = {"host": {"PUBLIC_URL": ""}}
+# The trust probes run against daphne as `make run` starts it (its flags, from the Makefile).
+MAKE_RUN = ("spoof", "host_code", "recovery")
 
 
 async def main(only: list[str]) -> dict:
     results = {}
     for name in only:
-        server = start_server(extra_env=SERVER_ENV.get(name))
+        flags = make_run_flags() if name in MAKE_RUN else ()
+        server = start_server(extra_env=SERVER_ENV.get(name), flags=flags)
         try:
             results[name] = await globals()[f"probe_{name}"](server)
         except Exception as exc:  # noqa: BLE001 - report and go on with the next probe

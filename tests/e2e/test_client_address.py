@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import http.client
 import re
-import shlex
 import socket
 
 import pytest
@@ -17,27 +16,11 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from mafiagames import limits, services
-from tests.conftest import ROOT
+from tests.make_run import make_run_flags
 
 from .conftest import Daphne
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def make_run_flags() -> tuple[str, ...]:
-    """The daphne options `make run` passes, but where it listens and the application."""
-    line = next(line for line in (ROOT / "Makefile").read_text().splitlines() if "/daphne " in line)
-    words = shlex.split(line.replace("$(HOST)", "0.0.0.0").replace("$(PORT)", "8000"))
-    words = words[words.index(next(w for w in words if w.endswith("/daphne"))) + 1:]
-    flags, skip = [], False
-    for word in words:
-        if skip:
-            skip = False
-        elif word in ("-b", "-p"):
-            skip = True
-        elif not word.endswith(":application"):
-            flags.append(word)
-    return tuple(flags)
 
 
 @pytest.fixture
