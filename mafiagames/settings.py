@@ -264,11 +264,20 @@ BOT_SECONDS = float(os.environ.get("BOT_SECONDS", "1.5"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"without_traceback": {"()": "mafiagames.logs.WithoutTraceback"}},
+    "formatters": {"named": {"format": "%(levelname)s %(name)s: %(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "refusals": {"class": "logging.StreamHandler", "formatter": "named", "filters": ["without_traceback"]},
+    },
     "loggers": {
         "mafiagames": {"handlers": ["console"], "level": "INFO"},
         # Django's own setup prints these only with DEBUG on (and mails ADMINS, which we have
         # none of): without this a view's 500 in production leaves no traceback anywhere.
         "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+        # Requests Django refuses with 400 (a bad Host, too many fields, too big a body): one
+        # line each, not a traceback (mafiagames/logs.py).  Not propagated, or daphne's root
+        # handler would print the traceback anyway.
+        "django.security": {"handlers": ["refusals"], "level": "INFO", "propagate": False},
     },
 }
