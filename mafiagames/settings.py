@@ -14,6 +14,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
+from mafiagames.addresses import allowed_hosts
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -45,10 +47,11 @@ def _secret_key() -> str:
 
 SECRET_KEY = _secret_key()
 DEBUG = _env_bool("DEBUG", False)
-# Phones reach the app by the laptop's LAN address, which we cannot know in advance.
-# Websocket origins are checked against the request's own Host instead (see asgi.py).
-ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "*").split(",") if h]
 PUBLIC_URL = os.environ.get("PUBLIC_URL", "").rstrip("/")
+# Phones reach the app by the laptop's LAN address: this machine's own names and addresses, as
+# they are while it runs, plus PUBLIC_URL's host and whatever ALLOWED_HOSTS adds ("*": anything,
+# which lets a DNS-rebinding page in).  mafiagames/addresses.py, AllowedHosts.
+ALLOWED_HOSTS = allowed_hosts(os.environ.get("ALLOWED_HOSTS", ""), PUBLIC_URL)
 # Proxies whose X-Forwarded-For is believed (addresses or networks, comma-separated): the client
 # address every limit keys on (clients.py).  None by default: `make run` serves phones directly,
 # and a phone must not choose its own address with a header.
