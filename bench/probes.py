@@ -177,7 +177,9 @@ async def probe_host(server) -> dict:
     writer.close()
     await host.close()
     url = re.search(r'class="url">([^<]*)<', page)
-    return {"join_url": url.group(1) if url else None, "evil_in_page": "evil.example" in page}
+    # The status first: a Host outside ALLOWED_HOSTS (derived by default) is refused with 400.
+    return {"status": page.split(" ", 2)[1] if page else None, "join_url": url.group(1) if url else None,
+            "evil_in_page": "evil.example" in page}
 
 
 async def probe_headers(server) -> dict:

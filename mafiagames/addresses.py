@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import time
+from urllib.parse import urlsplit
 
 import segno
 from django.conf import settings
 
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
+# The names the host's own browser uses for this machine (ALLOWED_HOSTS' form: IPv6 in brackets).
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 
 
 def _is_loopback(host: str) -> bool:
@@ -71,6 +75,61 @@ def own_names() -> set[str]:
     return names
 
 
+def _url_host(url: str) -> str | None:
+    """The host of ``url`` as ALLOWED_HOSTS spells it (an IPv6 address in brackets)."""
+    host = urlsplit(url).hostname if url else None
+    return f"[{host}]" if host and ":" in host else host
+
+
+class AllowedHosts(list):
+    """settings.ALLOWED_HOSTS by default: this machine's names as they are now (own_names() and
+    the loopback names) plus ``extra``.  A Host header naming anything else gets 400, so a page
+    on a stranger's domain that resolves to this laptop (DNS rebinding) cannot read our pages
+    or open a TV's socket (asgi.py checks the same list).
+
+    A list, since Django refuses any other type, but read through iteration only (all Django does
+    with it), and looked up again every REFRESH seconds: a laptop that joins the Wi-Fi after the
+    server started has a new address, which the QR code then shows and phones then use.
+    """
+
+    REFRESH = 30.0   # seconds; own_names() reads interfaces and resolves the host name
+
+    def __init__(self, extra=()):
+        super().__init__()
+        self.extra = tuple(extra)
+        self._names: tuple[str, ...] = ()
+        self._until = float("-inf")
+
+    def _current(self) -> tuple[str, ...]:
+        now = time.monotonic()
+        if now >= self._until:
+            self._names = (*LOOPBACK_HOSTS, *sorted(own_names()), *self.extra)
+            self._until = now + self.REFRESH
+        return self._names
+
+    def __iter__(self):
+        return iter(self._current())
+
+    def __len__(self) -> int:
+        return len(self._current())
+
+    def __contains__(self, name) -> bool:
+        return name in self._current()
+
+    def __repr__(self) -> str:
+        return f"AllowedHosts({list(self._current())!r})"
+
+
+def allowed_hosts(setting: str, public_url: str) -> list[str]:
+    """settings.ALLOWED_HOSTS from the ``ALLOWED_HOSTS`` variable (comma-separated names added
+    to this machine's own, or ``*``: any Host at all, unsafe) and PUBLIC_URL, whose host phones use."""
+    extra = [name.strip() for name in setting.split(",") if name.strip()]
+    if "*" in extra:
+        return ["*"]
+    public = _url_host(public_url)
+    return AllowedHosts([*extra, public] if public else extra)
+
+
 def split_host(host: str) -> tuple[str, str | None]:
     if host.startswith("["):
         name, _, rest = host[1:].partition("]")
@@ -79,18 +138,27 @@ def split_host(host: str) -> tuple[str, str | None]:
     return name, port or None
 
 
-def base_url(request_host: str, scheme: str = "http") -> str:
+DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
+def base_url(request_host: str, scheme: str = "http", server_port: str | None = None) -> str:
+    """Where phones reach this server.  The host name is the request's Host if it names this
+    machine, else the LAN address.  The port is ``server_port``, the one this server listens on
+    (the request's SERVER_PORT, from the ASGI scope's "server"), never the Host header's, which
+    the client writes; the Host's port serves only where the server's is unknown (None or "0":
+    a Unix socket, the start-up hint of show_urls_hint).  Behind a proxy the port phones use is
+    the proxy's, which only PUBLIC_URL can say."""
     if settings.PUBLIC_URL:
         return settings.PUBLIC_URL
-    name, port = split_host(request_host)
-    if not _is_loopback(name) and name.strip("[]").lower() in own_names():
-        return f"{scheme}://{request_host}"
-    lan = lan_address() or "localhost"
-    return f"{scheme}://{lan}:{port}" if port else f"{scheme}://{lan}"
+    name, host_port = split_host(request_host)
+    port = server_port if server_port and server_port != "0" else host_port
+    if _is_loopback(name) or name.strip("[]").lower() not in own_names():
+        name = lan_address() or "localhost"
+    return f"{scheme}://{name}:{port}" if port and port != DEFAULT_PORTS.get(scheme) else f"{scheme}://{name}"
 
 
-def join_url(request_host: str, code: str, scheme: str = "http") -> str:
-    return f"{base_url(request_host, scheme)}/j/{code}/"
+def join_url(request_host: str, code: str, scheme: str = "http", server_port: str | None = None) -> str:
+    return f"{base_url(request_host, scheme, server_port)}/j/{code}/"
 
 
 def qr_svg(url: str) -> str:

@@ -16,10 +16,14 @@ from django.utils.translation import gettext_lazy as _
 from engines import registry, replay
 from engines.base import GAME_MASTER, HOST
 
-from . import services
+from . import logins, services
 from .models import Event, Game, Player, Room, Suspicion
 from .presenters import event_words, presenter, ruleset_title, ruleset_words
 from .scoreboard import scoreboard
+
+
+# Wrong passwords are counted per address and per user name, then refused in words (logins.py).
+admin.site.login_form = logins.ThrottledLoginForm
 
 
 class ReadOnlyMixin:

@@ -16,6 +16,8 @@ django_asgi_app = get_asgi_application()  # before importing anything that touch
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import WebsocketDenier  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.http.request import split_domain_port, validate_host  # noqa: E402
 
 from mafiagames.routing import websocket_urlpatterns  # noqa: E402
 
@@ -24,9 +26,9 @@ class SameOriginValidator:
     """Refuse a websocket handshake unless its Origin is the host it was sent to.
 
     Websockets carry no CSRF token, so the Origin check is what stops another site
-    from opening a player's socket with the player's cookies.  ALLOWED_HOSTS is "*" by
-    default (phones use the laptop's LAN address), so comparing with the Host header
-    is the check that still means something.
+    from opening a player's socket with the player's cookies.  The Host must also be one
+    ALLOWED_HOSTS accepts, as for a page: a stranger's domain resolving to this laptop
+    (DNS rebinding) is same-origin with itself, and only the Host check refuses it.
     """
 
     def __init__(self, application):
@@ -45,7 +47,8 @@ class SameOriginValidator:
         host = headers.get(b"host", b"").decode("latin-1")
         if not origin or not host:
             return False
-        return urlsplit(origin).netloc.lower() == host.lower()
+        name, _port = split_domain_port(host)
+        return validate_host(name, settings.ALLOWED_HOSTS) and urlsplit(origin).netloc.lower() == host.lower()
 
 
 application = ProtocolTypeRouter({

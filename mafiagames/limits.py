@@ -3,7 +3,7 @@ cannot be flooded).
 
 One small counter serves every limit: joins and seat requests per client address, unknown room
 codes tried per address (enumerating rooms), host-code attempts per address, a player's new
-sockets.  It lives in this
+sockets, wrong admin passwords per address and per user name (logins.py).  It lives in this
 process, counts in fixed windows of a monotonic clock and forgets keys once it holds too many;
 when the app runs as several processes each counts for itself (docs/operations.md).
 
@@ -84,7 +84,41 @@ HOST_CODE_TRIES = Limit(5, 60)
 # limit is back within the window.  A phone churning sockets (Probes: churn) gets ten, not hundreds.
 OPENS = Limit(10, 30)
 
-ALL = (JOINS, MISSES, HOST_CODE_TRIES, OPENS)
+# Wrong admin passwords (mafiagames/logins.py): per address, and per user name from any address.
+# The per-user count refuses only addresses that never logged in as that user (KNOWN_LOGINS), so
+# strangers' guesses cannot lock the admin out of the devices the admin uses.
+LOGIN_FAILURES = Limit(5, 15 * 60)
+LOGIN_FAILURES_PER_USER = Limit(10, 15 * 60)
+
+
+class Remembered:
+    """Keys seen within the last ``seconds``, at most ``max_keys`` of them (the oldest go first)."""
+
+    def __init__(self, seconds: float, *, max_keys: int = 10_000, clock: Callable[[], float] = time.monotonic):
+        self.seconds, self.max_keys, self.clock = seconds, max_keys, clock
+        self._seen: dict[object, float] = {}
+        self._lock = threading.Lock()
+
+    def add(self, key) -> None:
+        with self._lock:
+            self._seen.pop(key, None)          # re-inserted last: dicts keep insertion order
+            self._seen[key] = self.clock()
+            while len(self._seen) > self.max_keys:
+                del self._seen[next(iter(self._seen))]
+
+    def __contains__(self, key) -> bool:
+        seen = self._seen.get(key)
+        return seen is not None and self.clock() - seen < self.seconds
+
+    def reset(self) -> None:
+        with self._lock:
+            self._seen.clear()
+
+
+# (user name, address) pairs that logged in to the admin in the last 30 days (logins.py).
+KNOWN_LOGINS = Remembered(30 * 24 * 3600)
+
+ALL = (JOINS, MISSES, HOST_CODE_TRIES, OPENS, LOGIN_FAILURES, LOGIN_FAILURES_PER_USER, KNOWN_LOGINS)
 
 
 def allow(limit: Limit, client: Client, *key) -> bool:

@@ -14,6 +14,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
+from mafiagames.addresses import allowed_hosts
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -45,10 +47,11 @@ def _secret_key() -> str:
 
 SECRET_KEY = _secret_key()
 DEBUG = _env_bool("DEBUG", False)
-# Phones reach the app by the laptop's LAN address, which we cannot know in advance.
-# Websocket origins are checked against the request's own Host instead (see asgi.py).
-ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "*").split(",") if h]
 PUBLIC_URL = os.environ.get("PUBLIC_URL", "").rstrip("/")
+# Phones reach the app by the laptop's LAN address: this machine's own names and addresses, as
+# they are while it runs, plus PUBLIC_URL's host and whatever ALLOWED_HOSTS adds ("*": anything,
+# which lets a DNS-rebinding page in).  mafiagames/addresses.py, AllowedHosts.
+ALLOWED_HOSTS = allowed_hosts(os.environ.get("ALLOWED_HOSTS", ""), PUBLIC_URL)
 # Proxies whose X-Forwarded-For is believed (addresses or networks, comma-separated): the client
 # address every limit keys on (clients.py).  None by default: `make run` serves phones directly,
 # and a phone must not choose its own address with a header.
@@ -271,11 +274,20 @@ PRESENCE_WINDOW = float(os.environ.get("PRESENCE_WINDOW", "0.5"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"without_traceback": {"()": "mafiagames.logs.WithoutTraceback"}},
+    "formatters": {"named": {"format": "%(levelname)s %(name)s: %(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "refusals": {"class": "logging.StreamHandler", "formatter": "named", "filters": ["without_traceback"]},
+    },
     "loggers": {
         "mafiagames": {"handlers": ["console"], "level": "INFO"},
         # Django's own setup prints these only with DEBUG on (and mails ADMINS, which we have
         # none of): without this a view's 500 in production leaves no traceback anywhere.
         "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+        # Requests Django refuses with 400 (a bad Host, too many fields, too big a body): one
+        # line each, not a traceback (mafiagames/logs.py).  Not propagated, or daphne's root
+        # handler would print the traceback anyway.
+        "django.security": {"handlers": ["refusals"], "level": "INFO", "propagate": False},
     },
 }

@@ -92,7 +92,7 @@ def answers_limits(view):
 @answers_limits
 def tv(request: HttpRequest, code: str) -> HttpResponse:
     room = _room(request, code)
-    url = addresses.join_url(request.get_host(), room.code, request.scheme)
+    url = addresses.join_url(request.get_host(), room.code, request.scheme, request.get_port())
     # The TV's controls go with a host device's cookie alone: a phone that hosts has them on its own page.
     device = seating.host_device(room, request.COOKIES)
     host = device is not None
@@ -377,7 +377,7 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
             elif command == "host_code":   # shown on request only: the TV is watched by everyone
                 return render(request, "screens/host_code.html", {
                     "code": room.code, "host_code": room.host_code_display,
-                    "login_url": addresses.base_url(request.get_host(), request.scheme) + reverse(
+                    "login_url": addresses.base_url(request.get_host(), request.scheme, request.get_port()) + reverse(
                         "host_login", kwargs={"code": room.code})})
             elif command == "hide_code":
                 return HttpResponse("")

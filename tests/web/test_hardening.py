@@ -84,31 +84,60 @@ def test_an_old_world_readable_key_file_is_tightened(tmp_path, monkeypatch):
     assert stat.S_IMODE(os.stat(tmp_path / "key").st_mode) == 0o600
 
 
-def join_url_on_tv(host_header: str) -> str:
+def join_url_on_tv(host_header: str, server_port: str = "8000") -> str:
     room, _ = room_with_players(0)
-    html = host_client(room).get(f"/r/{room.code}/", HTTP_HOST=host_header).content.decode()
+    html = host_client(room).get(f"/r/{room.code}/", HTTP_HOST=host_header, SERVER_PORT=server_port).content.decode()
     return re.search(r'class="url full">([^<]+)<', html).group(1)
 
 
 @pytest.mark.django_db
-@override_settings(PUBLIC_URL="")
+@override_settings(PUBLIC_URL="", ALLOWED_HOSTS=["*"])   # the unsafe setting: any Host reaches the view
 def test_a_foreign_host_header_never_reaches_the_join_url_or_qr(monkeypatch):
     monkeypatch.setattr(addresses, "lan_address", lambda: "192.168.1.20")
     room, _ = room_with_players(0)
-    html = host_client(room).get(f"/r/{room.code}/", HTTP_HOST="evil.example:8000").content.decode()
+    html = host_client(room).get(f"/r/{room.code}/", HTTP_HOST="evil.example:8000", SERVER_PORT="8000").content.decode()
     assert "evil.example" not in html
     assert f'class="url full">http://192.168.1.20:8000/j/{room.code}/<' in html
 
 
-@pytest.mark.django_db
-@override_settings(PUBLIC_URL="")
-def test_a_host_header_naming_this_machine_is_kept(monkeypatch):
+@pytest.fixture
+def gamebox(monkeypatch, settings):
+    """This machine is "gamebox" at 10.0.0.7, and ALLOWED_HOSTS is derived as by default."""
     monkeypatch.setattr(addresses, "_interface_addresses", lambda: ["10.0.0.7"])
     monkeypatch.setattr(addresses, "lan_address", lambda: "10.0.0.7")
     monkeypatch.setattr(addresses.socket, "gethostname", lambda: "gamebox")
+    settings.ALLOWED_HOSTS = addresses.allowed_hosts("", "")
+    settings.PUBLIC_URL = ""
+
+
+@pytest.mark.django_db
+def test_a_host_header_naming_this_machine_is_kept(gamebox):
     assert join_url_on_tv("10.0.0.7:8000").startswith("http://10.0.0.7:8000/j/")
     assert join_url_on_tv("gamebox.local:8000").startswith("http://gamebox.local:8000/j/")
     assert join_url_on_tv("GameBox:8000").startswith("http://GameBox:8000/j/")
+
+
+@pytest.mark.django_db
+def test_the_join_url_has_the_port_the_server_listens_on_not_the_host_headers(gamebox):
+    """The Host header is the client's to write, port included: the server's own port is known."""
+    assert join_url_on_tv("10.0.0.7:9999", server_port="8000").startswith("http://10.0.0.7:8000/j/")
+    assert join_url_on_tv("localhost:9999", server_port="8000").startswith("http://10.0.0.7:8000/j/")
+    assert join_url_on_tv("10.0.0.7", server_port="8000").startswith("http://10.0.0.7:8000/j/")
+    assert join_url_on_tv("10.0.0.7:9999", server_port="80").startswith("http://10.0.0.7/j/")
+
+
+@pytest.mark.django_db
+@override_settings(PUBLIC_URL="http://games.lan:9000")
+def test_public_url_still_wins_over_the_servers_port():
+    assert join_url_on_tv("localhost:9999", server_port="8000").startswith("http://games.lan:9000/j/")
+
+
+def test_the_server_port_comes_from_the_asgi_scope():
+    """What request.get_port() reads under daphne: ASGIRequest takes SERVER_PORT from scope["server"]."""
+    from django.core.handlers.asgi import ASGIRequest
+    scope = {"type": "http", "method": "GET", "path": "/", "query_string": b"", "headers": [(b"host", b"x:9999")],
+             "server": ("0.0.0.0", 8000), "client": ("10.0.0.9", 5555)}
+    assert ASGIRequest(scope, io.BytesIO()).get_port() == "8000"
 
 
 def test_an_accusation_loses_controls_and_bidi_overrides():

@@ -127,9 +127,10 @@ def test_hsts_is_sent_only_over_https():
     assert "Strict-Transport-Security" not in Client().get("/").headers
 
 
-def test_a_form_posted_through_a_tls_proxy_passes_csrf():
+def test_a_form_posted_through_a_tls_proxy_passes_csrf(settings):
     """The browser's Origin is https://…; daphne sees http.  Without trusting the proxy's header
     Django compares it with http://… and refuses every form (403)."""
+    settings.ALLOWED_HOSTS = ["mafia.example"]   # as PUBLIC_URL=https://mafia.example makes it
     client = Client(enforce_csrf_checks=True)
     client.get("/", HTTP_HOST="mafia.example", **HTTPS)
     response = client.post("/", {"language": "en", "csrfmiddlewaretoken": client.cookies["csrftoken"].value},

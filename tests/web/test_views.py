@@ -198,14 +198,16 @@ def test_host_cannot_kick_during_a_game_and_can_start_the_next_with_the_same_pla
 
 
 @override_settings(PUBLIC_URL="")
-def test_qr_join_url_never_points_at_localhost(monkeypatch):
+def test_qr_join_url_never_points_at_localhost(monkeypatch, settings):
     monkeypatch.setattr(addresses, "_interface_addresses", lambda: ["192.168.1.20"])
+    settings.ALLOWED_HOSTS = addresses.allowed_hosts("", "")   # as by default: this machine's names
     room, _ = room_with_players(0)
-    html = host_client(room).get(f"/r/{room.code}/", HTTP_HOST="localhost:8000").content.decode()
+    html = host_client(room).get(f"/r/{room.code}/", HTTP_HOST="localhost:8000", SERVER_PORT="8000").content.decode()
     url = re.search(r'class="url full">([^<]+)<', html).group(1)
     assert url.endswith(f"/j/{room.code}/") and "localhost" not in url and "127.0.0.1" not in url
     assert "<svg" in html
-    lan = host_client(room).get(f"/r/{room.code}/", HTTP_HOST="192.168.1.20:8000").content.decode()
+    lan = host_client(room).get(f"/r/{room.code}/", HTTP_HOST="192.168.1.20:8000",
+                                SERVER_PORT="8000").content.decode()
     assert f'class="url full">http://192.168.1.20:8000/j/{room.code}/<' in lan
 
 
