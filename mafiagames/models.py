@@ -121,14 +121,18 @@ class Player(models.Model):
 CLAIM_WAIT = timedelta(minutes=10)   # an unanswered request for a seat (or to host) lapses
 
 
+def unlapsed() -> dict:
+    """The filter of requests made recently enough to still wait for an answer (CLAIM_WAIT)."""
+    return {"created__gte": timezone.now() - CLAIM_WAIT}
+
+
 class HostDeviceQuerySet(models.QuerySet):
     def hosting(self, room_id: int):
         return self.filter(room_id=room_id, status=HostDevice.Status.HOSTING)
 
     def asking(self, room_id: int):
         """The room's devices asking to host that no host has answered, but those that lapsed."""
-        return self.filter(room_id=room_id, status=HostDevice.Status.ASKING,
-                           created__gte=timezone.now() - CLAIM_WAIT)
+        return self.filter(room_id=room_id, status=HostDevice.Status.ASKING, **unlapsed())
 
 
 class HostDevice(models.Model):
@@ -169,7 +173,11 @@ class HostDevice(models.Model):
 class ClaimQuerySet(models.QuerySet):
     def waiting(self, room_id: int):
         """The room's requests the host has not answered, but those that lapsed."""
-        return self.filter(room_id=room_id, status=Claim.Status.PENDING, created__gte=timezone.now() - CLAIM_WAIT)
+        return self.filter(room_id=room_id, status=Claim.Status.PENDING, **unlapsed())
+
+    def waiting_from(self, address: str):
+        """The requests from ``address`` the host has not answered, in any room."""
+        return self.filter(address=address, status=Claim.Status.PENDING, **unlapsed())
 
 
 class Claim(models.Model):

@@ -207,8 +207,7 @@ def ask_for_seat(room: Room, player_id: int, *, address: str | None = None,
             raise ServiceError("unknown_player", _("No such player in this room."))
         if replacing is not None:
             Claim.objects.waiting(room.pk).filter(pk=replacing).update(status=Claim.Status.REFUSED)
-        if address and Claim.objects.filter(status=Claim.Status.PENDING, address=address,
-                                            created__gte=timezone.now() - CLAIM_WAIT).exists():
+        if address and Claim.objects.waiting_from(address).exists():
             raise Conflict("claim_waiting", _("A request from this network is already waiting for the host. "
                                               "Wait for the answer, or ask the host."))
         claim = Claim.objects.create(room=room, player=player, address=address)
