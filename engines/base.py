@@ -48,6 +48,10 @@ Conventions every engine keeps:
   stays (a step that ends sooner once everyone has acted).  Engines know no time: the web layer
   notes when each clock started (``Game.clock_started``) and makes the move when it is due
   (``timers.py``).
+* No table waits for nothing: a state whose clock runs minutes (over 200 s), or in which nobody
+  is awaited and no clock runs, offers the host a move that goes on (``host_moves``; checked on
+  random games of every ruleset by tests/engines/test_no_wait.py).  A finished game offers
+  nobody anything: no awaited seat, no legal action, no host move.
 * Bots (optional, ``Engine.bot``): a ruleset that can fill an empty seat with a simple player
   gives ``bot(state, seat)``, the move a bot in ``seat`` makes now, or ``None`` when it has
   nothing to do (not its turn, or it waits for the others).  Pure and deterministic like the

@@ -12,7 +12,9 @@ plays exactly as it always did and always sees its own clock.  The layer only hi
 from the outside (``state["clock"]`` is None, so the game master cannot move and no screen counts
 down) while ``state["briefing"]`` holds it, and hands it back when the briefing ends — the web
 layer then starts it afresh (services.clock_started: a clock that appears is new).  Players may
-act meanwhile (a mafioso who has seen his card may choose); only time stands still.
+act meanwhile (a mafioso who has seen his card may choose); only time stands still.  If their
+moves end the game before everyone has looked, the briefing ends with it: a finished game awaits
+nobody and offers nobody a move, the host's "go on" included.
 """
 
 from __future__ import annotations
@@ -43,10 +45,19 @@ def briefed(engine: Engine) -> Engine:
         briefing = {"seen": [False] * players, "clock": state.get("clock")}
         return Result({**state, "briefing": briefing, "clock": None}, events)
 
-    def legal_actions(state: State, actor: Actor) -> list[Action]:
+    def reading(state: State) -> dict | None:
+        """The briefing while it holds the table: none once the game is over.  A game may end
+        while somebody is still reading their role (its players may act meanwhile); nothing is
+        awaited of a finished game, and the host has nothing left to start."""
         briefing = state.get("briefing")
+        if briefing is None or engine.outcome(_inner(state)) is not None:
+            return None
+        return briefing
+
+    def legal_actions(state: State, actor: Actor) -> list[Action]:
+        briefing = reading(state)
         if briefing is None:
-            return engine.legal_actions(state, actor)
+            return engine.legal_actions(_inner(state), actor)
         if actor is GAME_MASTER:        # its clock is held: time stands still
             return []
         moves = engine.legal_actions(_inner(state), actor)
@@ -56,7 +67,7 @@ def briefed(engine: Engine) -> Engine:
 
     def host_moves(state: State) -> list[Action]:
         moves = engine.host_moves(_inner(state))
-        return [*moves, dict(GO_ON)] if state.get("briefing") else moves
+        return [*moves, dict(GO_ON)] if reading(state) else moves
 
     def apply(state: State, actor: Actor, action: Action) -> Result:
         briefing = state.get("briefing")
@@ -72,7 +83,7 @@ def briefed(engine: Engine) -> Engine:
         return Result(_held(result.state, briefing["seen"]), result.events)
 
     def view(state: State, seat: int | None) -> dict:
-        briefing = state.get("briefing")
+        briefing = reading(state)
         shown = engine.view(_inner(state), seat)
         if briefing is None:
             return {**shown, "briefing": None}
@@ -81,7 +92,7 @@ def briefed(engine: Engine) -> Engine:
         return {**shown, "briefing": {"waiting": briefing["seen"].count(False), "seen": list(briefing["seen"])}}
 
     def waiting_for(state: State) -> list[int]:
-        briefing = state.get("briefing")
+        briefing = reading(state)
         awaited = engine.waiting_for(_inner(state))
         if briefing is None:
             return awaited
@@ -90,7 +101,7 @@ def briefed(engine: Engine) -> Engine:
     def bot(state: State, seat: int) -> Action | None:
         """A bot looks at its role first, like everyone (the briefing's own move); then it plays
         as its engine's bot does, on the engine's own state."""
-        briefing = state.get("briefing")
+        briefing = reading(state)
         if briefing is not None and not briefing["seen"][seat]:
             return dict(SEEN)
         return engine.bot(_inner(state), seat)

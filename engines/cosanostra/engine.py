@@ -31,8 +31,9 @@ State (JSON; secrets under ``secret``)::
 
 Our decisions where the rulebook and the rules are silent (docs/rules/cosanostra.md §19):
 
-* The gates phase has a 30 s clock: on timeout the family takes the first free gate (N, E, S, W)
-  and the first connecting cells in reading order.
+* Each family chooses its gate and lays its start tiles with a 30 s clock of its own, started
+  afresh for each family in turn: on timeout that family takes the first free gate (N, E, S, W)
+  and the first connecting cells in reading order, and the next family's clock starts.
 * A family may send two deal offers a turn (a counter-offer does not count), so a turn cannot be
   spent haggling; one offer is open in the whole game at a time (§19.2).
 * A debtor who has no tile to sell to the city and no deal left to offer has found no buyer and

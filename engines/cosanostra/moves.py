@@ -112,14 +112,17 @@ def place_start(state, seat, action, events):
     queue = state["gate_queue"][1:]
     state["gate_queue"] = queue
     if queue:
+        # Each family chooses with a clock of its own, in full (rules §19.1): a new clock, so a
+        # slow family before it takes none of its time and its timeout places it alone.
         state["active"] = queue[0]
-        next_turn(state)
+        enter(state, GATES)
     else:
         start_turn(state, events, state["order"][0])
 
 
 def _gates_timeout(state, events):
-    """Rules §19.1: the first free gate and the first cells that connect."""
+    """Rules §19.1: the family whose turn it is to choose takes the first free gate and the first
+    cells that connect; the next family then chooses with its own clock (``place_start``)."""
     seat = state["active"]
     if not family(state, seat)["gate"]:
         choose_gate(state, seat, {"gate": free_gates(state)[0]}, events)

@@ -90,7 +90,7 @@ from engines.mrakoslapi.cycle import _begin_night, _refresh
 from engines.mrakoslapi.moves import _ACTIONS, host_proxy_moves, removable
 from engines.mrakoslapi.players import new_players
 from engines.mrakoslapi.state import NIGHT, OPTIONS, OVER, SLUG, TITLE
-from engines.mrakoslapi.turns import host_moves, legal_actions, outcome, roles, waiting_for
+from engines.mrakoslapi.turns import END_DISCUSSION, host_moves, legal_actions, outcome, roles, waiting_for
 from engines.mrakoslapi.views import view
 
 # --------------------------------------------------------------------------------------------
@@ -148,10 +148,14 @@ GM_ACTIONS = ("timeout", "close_floor", "defence_timeout", "open_votes", "close_
 
 
 def _check_actor(state: State, seat: int | None, action: Action) -> None:
-    """The host presses no button here; the game master makes only its running clock's move,
-    and only it makes that move."""
+    """The host presses only the buttons ``host_moves`` offers; the game master makes only its
+    running clock's move, and only it makes that move."""
     if seat == HOST:
-        raise IllegalAction("not_your_turn", "The host has nothing to do here")
+        if action not in host_moves(state):
+            raise IllegalAction("not_your_turn", "The host has nothing to do here")
+        return
+    if action["type"] == END_DISCUSSION["type"]:
+        raise IllegalAction("host_only", "Only the host ends the discussion")
     if seat is GAME_MASTER:
         if action["type"] not in GM_ACTIONS:
             raise IllegalAction("not_your_turn", "The game master has nothing to do here")

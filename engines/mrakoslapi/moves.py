@@ -258,6 +258,8 @@ _ACTIONS = {
     "anarchist_shot": (_p_target, _day_move(D.anarchist_shot, "seat", "target")),
     "timeout": (_p_none, a_timeout),
     "close_floor": (_p_none, _day_move(D.close_floor)),
+    # The host's button (turns.host_moves): what the floor's clock would do, now (rules §5.2).
+    "end_discussion": (_p_none, _day_move(D.close_floor)),
     "defence_timeout": (_p_seat, a_defence_timeout),
     "open_votes": (_p_none, _day_move(D.open_votes)),
     "close_window": (_p_candidate, _day_move(D.close_window)),

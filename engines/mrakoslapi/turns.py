@@ -1,5 +1,5 @@
 """Whose move it is in Mrakošlapi: the seats awaited, each one's legal moves at night (rules
-§4.2) and by day (§5.3–§5.9), the clock's move, the host's (none), and the outcome (§6.2).
+§4.2) and by day (§5.3–§5.9), the clock's move, the host's (ending the discussion), and the outcome (§6.2).
 
 "rules §4.2" means ``docs/rules/mrakoslapi.md``; ``engines/mrakoslapi/engine.py`` says what the
 state holds.  Names with a leading underscore are this package's own.
@@ -132,6 +132,14 @@ def roles(state: State) -> list[str]:
     return ["player"] * state["players"]
 
 
+END_DISCUSSION: Action = {"type": "end_discussion"}
+
+
 def host_moves(state: State) -> list[Action]:
-    """Mrakošlapi's host has no buttons of its own: the game master's clock ends each step."""
+    """The host's one button: end the discussion now, on the floor or the re-floor.  The
+    rulebook's "about five minutes" (rules §5.2, ``T_floor_auto``) is the game master's
+    judgement, and with an accusation standing a table that has talked enough must not wait out
+    ``T_floor_max`` (§11.3, "Ending the discussion").  Every other step ends by its clock."""
+    if state["phase"] == DAY and state["day"]["state"] in (D.FLOOR, D.REFLOOR):
+        return [dict(END_DISCUSSION)]
     return []

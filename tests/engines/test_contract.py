@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from engines import base, registry
 from engines.base import GAME_MASTER, HOST, NOBODY, PUBLIC, EngineError, Outcome, resolve_options
+from engines.briefing import briefed
 from engines.replay import replay
 from tests import tiny
 from tests.engines.playthrough import (
@@ -78,7 +79,8 @@ def test_random_games_end_with_an_outcome(ruleset, options):
         assert result.winner and result.reason
         assert set(result.winners) <= set(range(play.players)), play
         assert ruleset.waiting_for(final) == [], play
-        for seat in [None, *range(play.players)]:
+        assert ruleset.host_moves(final) == [], play
+        for seat in [None, HOST, *range(play.players)]:
             assert ruleset.legal_actions(final, seat) == [], (play, seat)
 
 
@@ -149,6 +151,27 @@ def test_setup_is_deterministic_per_seed(ruleset, options):
     assert events_json(first.events) == events_json(second.events)
     states = {dump(ruleset.setup(players, options, seed).state) for seed in range(20)}
     assert len(states) > 1, "the seed changes nothing"
+
+
+@pytest.mark.parametrize("ruleset", [briefed(tiny.RULESET), registry.served(tiny.RULESET)],
+                         ids=["briefed", "served"])
+def test_a_game_that_ends_during_the_briefing_ends_the_briefing_too(ruleset):
+    """Players may act while others still read their roles (engines/briefing.py): every seat
+    calls before anyone has tapped "I have seen my role", and the coin is shown.  The finished
+    game awaits nobody, offers nobody a move, and the host no "go on"."""
+    options = resolve_options(ruleset, {})
+    state, _ = ruleset.setup(3, options, 4)
+    for seat in range(3):
+        state = checked_apply(ruleset, state, seat, {"type": "call", "side": "heads"}).state
+    while ruleset.outcome(state) is None:       # the coin on the stage (engines/moments.py)
+        state = checked_apply(ruleset, state, GAME_MASTER, state["clock"]["move"]).state
+    assert state["briefing"] is not None and not any(state["briefing"]["seen"])   # nobody looked
+    assert ruleset.waiting_for(state) == [] and ruleset.host_moves(state) == []
+    for actor in [GAME_MASTER, HOST, *range(3)]:
+        assert ruleset.legal_actions(state, actor) == [], actor
+    assert ruleset.view(state, 0)["briefing"] is None                 # no screen asks to look
+    refused(ruleset, state, 0, {"type": "seen_role"})
+    refused(ruleset, state, HOST, {"type": "go_on"})
 
 
 # --------------------------------------------------------------------------------------------

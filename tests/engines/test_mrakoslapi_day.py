@@ -416,14 +416,31 @@ def test_candidate_order_follows_the_earliest_standing_accusation():
     assert g.day["candidates"] == [SEAT["Fany"], SEAT["Emil"], SEAT["Gita"]]
 
 
-def test_a_ready_majority_closes_the_floor_only_with_an_accusation():
+def test_whichever_of_an_accusation_and_a_ready_majority_comes_last_closes_the_floor():
+    """Rules §5.2: FLOOR → DEFENCE when (≥ 1 accusation) ∧ (majority ready), in either order."""
+    # An accusation first: the floor closes at the last "ready" of a majority (5 of 8).
+    g = Play(table(1))
+    g.accuse("Adam", "Bara")
+    for name in ("Adam", "Bara", "Cyril", "Dana"):              # 4 of 8: half is no majority
+        g.do(D.ready, SEAT[name])
+    assert g.day["state"] == D.FLOOR
+    g.do(D.ready, SEAT["Emil"])
+    assert g.day["state"] == D.DEFENCE and g.day["ready"] == []
+    assert g.day["candidates"] == [SEAT["Bara"]]
+    # A majority ready first: the floor waits for the first accusation, which closes it.
     g = Play(table(1))
     for name in ("Adam", "Bara", "Cyril", "Dana", "Emil"):
         g.do(D.ready, SEAT[name])
     assert g.day["state"] == D.FLOOR                           # no accusation yet
-    g.accuse("Adam", "Bara")
-    g.do(D.ready, SEAT["Fany"])
+    g.accuse("Fany", "Gita")
     assert g.day["state"] == D.DEFENCE and g.day["ready"] == []
+    assert g.day["candidates"] == [SEAT["Gita"]]
+    # Half ready is no majority: an accusation leaves the floor open.
+    g = Play(table(1))
+    for name in ("Adam", "Bara", "Cyril", "Dana"):
+        g.do(D.ready, SEAT[name])
+    g.accuse("Fany", "Gita")
+    assert g.day["state"] == D.FLOOR
 
 
 # --------------------------------------------------------------------------------------------

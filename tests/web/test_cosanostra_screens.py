@@ -273,3 +273,14 @@ def test_hidden_cash_shows_a_familys_cash_on_its_own_phone_only():
     assert "4 200 D" in html.unescape(phone(table.state, GREEN)["ph-role"])
     assert "4 200 D" not in html.unescape("".join(phone(table.state, BLUE).values()))
     assert "4 200 D" not in html.unescape(tv(table.state))
+
+
+def test_each_family_choosing_its_gate_gets_a_clock_the_web_layer_starts_afresh():
+    """docs/rules/cosanostra.md §19.1: 30 s for each family in turn.  The web layer keeps a
+    clock's start while its id stays (services.clock_started): the next family's clock is new."""
+    state, _ = ENGINE.setup(3, {}, 1)
+    after, _ = ENGINE.apply(state, None, {"type": "timeout"})
+    assert after["phase"] == "gates" and after["active"] != state["active"]
+    started = object()
+    assert services.clock_started(state, state, started) is started
+    assert services.clock_started(state, after, started) is not started

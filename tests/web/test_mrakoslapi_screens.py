@@ -15,13 +15,15 @@ from django.http import QueryDict
 
 from engines import registry
 from engines.mrakoslapi import cards as C
+from mafiagames import services
+from mafiagames.models import Game as StoredGame
 from mafiagames.presenters import FormError
 from mafiagames.presenters import mrakoslapi as words
 from mafiagames.rendering import Table, phone_screen, tv_screen
 from tests.engines.playthrough import random_playthrough
 from tests.engines.test_mrakoslapi_engine_game import DEAL, Game
 
-from .helpers import Forms
+from .helpers import Forms, host_client, room_with_players, start_after_briefing
 
 MRAK = registry.engine("mrakoslapi")   # as its rulebook plays (no briefing: tests/engines/test_briefing.py)
 NAMES = ["Ann", "Bob", "Cyd", "Dan", "Eve", "Fay", "Gus", "Hal"]
@@ -275,3 +277,25 @@ def test_by_day_a_glance_at_a_phone_does_not_tell_who_holds_a_day_card():
         folds[seat] = fold.group(0)
     assert "anarchist_shot" in folds[4] and "anarchist_shot" not in folds[3]     # Eve holds the Anarchista
     assert len({re.search(r"<summary>.*?</summary>", f).group(0) for f in folds.values()}) == 1
+
+
+@pytest.mark.django_db
+def test_the_host_ends_the_discussion_on_the_floor_from_the_tv():
+    """The floor's clock runs minutes (T_floor_auto, T_floor_max): the host's bar has a button
+    that ends the discussion now (docs/rules/mrakoslapi.md §11.3), and a second click is stale."""
+    room, players = room_with_players(6)
+    services.configure(room, "mrakoslapi", {})
+    quiet = {"hands": [[{"type": C.MRAKOSLAP, "no": seat + 1}] for seat in range(6)]}   # no night to play
+    game = start_after_briefing(room, seed=3, deal=quiet)
+    assert game.state["day"]["state"] == "FLOOR"
+    host = host_client(room)
+    tv = host.get(f"/r/{room.code}/").content.decode()
+    assert 'value="end_discussion"' in tv and "End the discussion: defences" in tv
+    turn = game.state["turn"]
+    assert host.post(f"/r/{room.code}/host", {"command": "move", "move": "end_discussion",
+                                              "turn": turn}).status_code == 204
+    game = StoredGame.objects.get(pk=game.pk)
+    assert game.state["day"]["state"] == "DEFENCE" and game.state["day"]["candidates"] == list(range(6))
+    assert host.post(f"/r/{room.code}/host", {"command": "move", "move": "end_discussion",
+                                              "turn": turn}).status_code == 409
+    assert 'value="end_discussion"' not in host.get(f"/r/{room.code}/").content.decode()

@@ -111,6 +111,12 @@ Where the rules file (§5, §6, §7) is silent or where we follow the rulebook a
 * "Newly added candidates" (rules §5.4) = candidates who had no defence turn yet today (spoken,
   waived, timed out or skipped as muted).
 * The "ready" set is cleared whenever a floor closes; an accusation or withdrawal does not clear it.
+  A floor closes when both conditions of rules §5.2 hold, whichever comes true last: the last
+  "ready" of a majority with an accusation standing, or the first accusation after a majority
+  is ready.
+* The host may end the discussion at any moment of FLOOR or REFLOOR: the rulebook's "about five
+  minutes" (``T_floor_auto``) is the game master's judgement.  It is ``close_floor`` made now:
+  with an accusation standing the floor closes, with none everyone is accused.
 * A defence timeout (``how="timeout"``) is the timer's move: no muted/visible check on the seat.
 * An Astronom "NOC" is followed by "NIGHT falls." like every DAY_END (rules §5.2 ASTRONOM_NIGHT →
   DAY_END); a game that ends during the day says "game.over" instead of "NIGHT falls.".

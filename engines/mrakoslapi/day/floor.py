@@ -66,6 +66,7 @@ def accuse(table: dict[str, Any], day: dict[str, Any], seat: int, target: int, c
     step.day["next_accusation_id"] += 1
     step.day["floor_auto_s"] = None
     step.event("accuse", **accusation)
+    _close_if_agreed(step)
     return step.done()
 
 
@@ -89,11 +90,23 @@ def ready(table: dict[str, Any], day: dict[str, Any], seat: int) -> Step:
     if seat not in step.day["ready"]:
         step.day["ready"] = sorted(step.day["ready"] + [seat])
         step.event("ready", seat=seat)
-    seats = visible(step.table["players"])
-    majority = 2 * len([s for s in step.day["ready"] if s in seats]) > len(seats)
-    if majority and candidate_order(step.day["accusations"], seats):
-        _close_floor(step)
+    _close_if_agreed(step)
     return step.done()
+
+
+def majority_ready(day: dict[str, Any], seats: list[int]) -> bool:
+    """"Majority ready" (rules §5.2): more than half of V (muted players included) pressed
+    "Ready to vote"."""
+    return 2 * len([s for s in day["ready"] if s in seats]) > len(seats)
+
+
+def _close_if_agreed(step: _Step) -> None:
+    """FLOOR → DEFENCE once (≥ 1 accusation) ∧ (majority ready) (rules §5.2): whichever of the two
+    comes true last closes the floor — the last "ready" of a majority with an accusation standing,
+    or the first accusation after a majority is ready (§11.3, "Closing the floor")."""
+    seats = visible(step.table["players"])
+    if majority_ready(step.day, seats) and candidate_order(step.day["accusations"], seats):
+        _close_floor(step)
 
 
 def close_floor(table: dict[str, Any], day: dict[str, Any]) -> Step:

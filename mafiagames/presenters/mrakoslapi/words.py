@@ -16,7 +16,9 @@ from engines.mrakoslapi import day as D
 from .. import COMMON_ERRORS, LESSON_TITLES, fill, moment_part, seconds, slide, table_words
 
 
-HOST_MOVES: dict = {}
+# The host's button on the floor and the re-floor (docs/rules/mrakoslapi.md §11.3, "Ending the
+# discussion"): the defences come next, of the accused or, with nobody accused, of everyone.
+HOST_MOVES = {"end_discussion": gettext_lazy("End the discussion: defences")}
 
 
 CARD_NAMES = {card_type: name for card_type, (name, _copies) in C.CARD_TYPES.items()}
