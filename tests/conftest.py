@@ -54,7 +54,11 @@ def output_dir(request) -> Path:
 def fresh_limits(request):
     """Every test starts with no joins or probes counted (mafiagames/limits.py is per process)."""
     if request.config.pluginmanager.hasplugin("django"):
-        from mafiagames import limits
+        from mafiagames import limits, screens
 
         limits.reset_all()
+        # Room codes are random: a room of this test may draw the code of an earlier test's room,
+        # whose cached snapshot (at a higher version) would then pass for this room's.
+        screens._latest.clear()
+        screens._loading.clear()
     yield

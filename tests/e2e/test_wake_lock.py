@@ -48,6 +48,9 @@ def named_browser():
 
 
 def test_a_phone_without_the_wake_lock_api_plays_the_fallback_video_after_a_tap(live_daphne, named_browser):
+    # A LAN name the server accepts, as it accepts the laptop's own names (settings.ALLOWED_HOSTS).
+    live_daphne.env["ALLOWED_HOSTS"] = NAME
+    live_daphne.restart()
     room = services.create_room("en")
     phone = named_browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
                                       has_touch=True).new_page()
