@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import marshal
 import math
 import random
 from dataclasses import dataclass, field
@@ -193,14 +194,22 @@ def random_playthrough(ruleset: Ruleset, players: int, options: dict, seed: int)
     return play
 
 
+def snapshot(value) -> bytes:
+    """``value`` (JSON-like data) as bytes that change whenever anything in it changes: marshal,
+    some six times faster than ``json.dumps(sort_keys=True)`` and called twice per tried action.
+    Dicts are written in their insertion order, so an ``apply`` that only reorders its input's
+    keys counts as touching it too (it did)."""
+    return marshal.dumps(value, 2)   # version 2: no back-references, which follow refcounts, not content
+
+
 def checked_apply(ruleset: Ruleset, state: State, seat: int | None, action: Action):
     """``apply``, asserting it leaves its input (state and action) exactly as it was."""
-    state_before, action_before = dump(state), json.dumps(action, sort_keys=True)
+    state_before, action_before = snapshot(state), snapshot(action)
     try:
         return ruleset.apply(state, seat, action)
     finally:
-        assert dump(state) == state_before, f"apply({seat}, {action}) mutated its input state"
-        assert json.dumps(action, sort_keys=True) == action_before, "apply mutated the action"
+        assert snapshot(state) == state_before, f"apply({seat}, {action}) mutated its input state"
+        assert snapshot(action) == action_before, "apply mutated the action"
 
 
 @lru_cache(maxsize=None)

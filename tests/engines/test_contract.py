@@ -378,3 +378,28 @@ def test_a_bots_move_applies_in_every_state_of_random_games(ruleset):
                     move = ruleset.bot(state, seat)
                     if move is not None:
                         checked_apply(ruleset, state, seat, move)   # raises if refused
+
+
+def test_checked_apply_notices_an_apply_that_touches_its_input():
+    """The check every tried action goes through (``playthrough.checked_apply``): a change deep in
+    the state, or in the action, fails it; sharing parts of the input with the new state (which
+    changes only reference counts) does not."""
+    import dataclasses
+
+    def sharing(state, seat, action):
+        return base.Result({**state, "turn": state["turn"] + 1, "shared": state}, [])
+
+    def deep(state, seat, action):
+        state["players"][0]["scratch"] = True
+        return base.Result(state, [])
+
+    def on_action(state, seat, action):
+        action["seen"] = True
+        return base.Result(dict(state), [])
+
+    start = {"turn": 0, "players": [{"name": "A"}], "clock": None}
+    assert checked_apply(dataclasses.replace(tiny.RULESET, apply=sharing), start, 0, {"type": "x"}).state["turn"] == 1
+    for touching in (deep, on_action):
+        with pytest.raises(AssertionError, match="mutated"):
+            checked_apply(dataclasses.replace(tiny.RULESET, apply=touching),
+                          {"turn": 0, "players": [{"name": "A"}], "clock": None}, 0, {"type": "x"})
