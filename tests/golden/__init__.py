@@ -1,0 +1,1 @@
+"""Golden playthroughs: recorded games with every screen as text (tests/golden/playbook.py)."""
