@@ -72,11 +72,11 @@ GAMES = [
          {"max_rounds": "1", "votes_per_player": "unlimited", "atheist_blocks_tunnel_from": True,
           "gunman_nights": "odd"},
          "Mrakošlapi in one round, unlimited votes, the atheist blocking tunnels from him, the gunman on odd nights",
-         steps=80),
+         steps=60),
     Game("cosanostra", "cosanostra", 2, 6,
          {"max_rounds": "10", "hidden_cash": True, "fortuna_uses_colour_die": True, "capo_diagonal": "off"},
          "Cosa Nostra for two, ten rounds, hidden cash, Fortuna on the colour die, no diagonal capo",
-         steps=40),
+         steps=30, tail=8),
     Game("tiny", "tiny", 3, 7, {"seconds": "30"}, "Heads or Tails (tests/tiny) with a 30-second clock"),
 ]
 

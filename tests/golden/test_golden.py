@@ -49,6 +49,6 @@ def test_the_screens_are_as_recorded(game):
                         f"if the rules changed on purpose, record a new game: {REGENERATE} --fresh {game.name}")
     expected = game.path.read_text(encoding="utf-8")
     if actual != expected:   # pytest.fail: pytest's own diff of two long texts would bury this one
-        pytest.fail(f"What the screens show in {game.path.name} changed:\n{short_diff(expected, actual, game.path.name)}\n"
+        pytest.fail(f"What the screens show (or the engine tells) in {game.path.name} changed:\n{short_diff(expected, actual, game.path.name)}\n"
                     f"If this change is intended, run {REGENERATE} {game.name} and commit the file with it.",
                     pytrace=False)
