@@ -283,13 +283,15 @@ def parse_actor(text: str):
 def header(game: Game, options: dict, actions: list) -> list[str]:
     return [
         f"# Golden playthrough: {game.why}.",
-        f"# {game.ruleset}, {game.players} players, seed {game.seed}, {len(actions)} steps; "
-        f"changed from the host's defaults: {json.dumps(game.options, sort_keys=True, ensure_ascii=False)}.",
+        f"# {game.ruleset}, {game.players} players, seed {game.seed}, {len(actions)} steps. Options set for this game",
+        f"# (the rest at the host's defaults; all of them on the game: line): "
+        f"{json.dumps(game.options, sort_keys=True, ensure_ascii=False)}.",
         "# Each step: who acted and the action, then what the TV (the host's) and each seat's phone",
         "# show after it, as words, one line per fragment, and what the engine tells them (`view`,",
         "# one line per key; a seat's only where it differs from the TV's). A line unchanged since",
-        "# that viewer's previous step is left out." + (f" Screens of steps 0-{game.steps} and the last {game.tail} only;"
-                                          " the steps between list their actions." if game.steps else ""),
+        "# that viewer's previous step is left out.",
+        *([f"# Screens of steps 0-{game.steps} and the last {game.tail} only; the steps between list their actions."]
+          if game.steps else []),
         f"# Checked by tests/golden/test_golden.py; after an intended change: {REGENERATE}",
         "game: " + json.dumps({"ruleset": game.ruleset, "players": game.players, "seed": game.seed,
                                "options": options}, sort_keys=True, ensure_ascii=False),
