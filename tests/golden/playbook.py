@@ -4,8 +4,10 @@ One file per game in this folder (``<name>.txt``).  Its head says which game it 
 players, options, seed); then each step: who acted and the action (JSON on one line), then the
 words the TV and each seat's phone show after it, one line per fragment (``tv-main: …``).  The
 words are the real screens (mafiagames/rendering.py, the ruleset's presenter and templates, in
-English) with the tags stripped, so a reviewer reads what the players saw; a fragment that did
-not change since the viewer's previous step is left out, or the files would repeat themselves.
+English) with the tags stripped, so a reviewer reads what the players saw; under them what the
+engine's ``view`` tells that viewer, one line per key (a seat's only where it differs from the
+TV's: its secrets).  A line that did not change since the viewer's previous step is left out, or
+the files would repeat themselves.
 
 ``tests/golden/test_golden.py`` replays each file's actions and demands the same text;
 ``python -m tests.golden.regenerate`` writes the files again after an intended change.  The
