@@ -182,6 +182,51 @@ def see_roles(tv, phones) -> None:
     expect(tv.locator("#tv-main .briefing-banner")).to_have_count(0)
 
 
+def see_roles_paused(tv, phones, pages) -> None:
+    """``see_roles``, but the game's first timed step begins paused, so its screens can be checked
+    for as long as that takes (a clock of a fraction of a second under ``clock_scale``: no race).
+    Every phone but the last taps "I have seen my role"; once the server has taken each tap, the
+    last phone's and the host's Pause are made here, in one transaction: the clock starts with
+    the game already paused.  This process's changes ping no open screen (each process pings its
+    own), so every page in ``pages`` (the TVs and phones) reloads.  The host's Resume (on the TV,
+    ``#tv-host button.resume``) then lets the clock run."""
+    from django.db import transaction
+
+    from mafiagames import services
+    from mafiagames.models import Game, Room
+
+    for phone in phones[:-1]:
+        phone.click("#ph-panel form.seen-role button")
+    for phone in phones[:-1]:   # taken by the server: its answer has no "seen" to ask for
+        expect(phone.locator("#ph-panel form.seen-role")).to_have_count(0)
+    last = phones[-1]
+    room = Room.objects.get(code=room_code(last.url))
+    name = last.locator("#ph-head .me").inner_text()
+    with transaction.atomic():
+        game = Game.objects.running().get(room=room)
+        player = room.players.get(name=name)
+        services.submit(game.pk, game.seat_of(player.pk), {"type": "seen_role"})
+        services.pause_game(room)
+    for page in pages:
+        page.reload()
+    expect(tv.locator("#tv-main .briefing-banner")).to_have_count(0)
+    expect(tv.locator(".paused-banner")).to_have_count(1)
+
+
+def game_events(url: str) -> list[tuple[str, dict]]:
+    """The log of the (latest) game of the room at ``url`` (a join, phone or TV address), as the
+    server wrote it: (kind, data) per event, in order.  Tests share the live server's database."""
+    from mafiagames.models import Event, Game
+
+    game = Game.objects.filter(room__code=room_code(url)).order_by("-pk").first()
+    return [(kind, data) for kind, data in Event.objects.filter(game=game).order_by("seq").values_list("kind", "data")]
+
+
+def room_code(url: str) -> str:
+    """The room's code in a join, phone or TV address."""
+    return re.search(r"/[a-z]/([A-Z]{4})/", url).group(1)
+
+
 def pick_crew(tv, phones, names) -> int:
     """The Godfather named on the TV ticks the first seats of a crew of the size his phone asks
     for and calls the vote; returns the crew size."""

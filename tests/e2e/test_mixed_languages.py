@@ -12,7 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from playwright.sync_api import expect
 
-from .conftest import join_phone, needs_chromium, see_roles
+from .conftest import join_phone, needs_chromium, see_roles_paused
 from .test_classic_polish import NAMES, play_until
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
@@ -76,11 +76,16 @@ def test_a_polish_room_with_a_ukrainian_guest_plays_the_polish_edition_to_the_en
     expect(phones[guest].locator("#flash")).to_have_text(say("uk", "The game is paused."))
     tv.click("#tv-host button.resume")
     expect(phones[guest].locator(".paused-line")).to_have_count(0)
-    see_roles(tv, phones)
+    # The night's first step (3 s at this scale) begins paused: its narration is checked with no
+    # race against its clock.
+    see_roles_paused(tv, phones, [tv, *phones])
     expect(tv.locator("#tv-narration")).to_contain_text(
         say("pl", "Night %(round)s: the city falls asleep. Look only at your own phone.") % {"round": 1})
+    tv.locator(".paused-banner").evaluate("el => { el.style.visibility = 'hidden'; }")   # the picture without it
     tv.screenshot(path=str(output_dir / "tv-night-pl.png"))
     phones[guest].screenshot(path=str(output_dir / "phone-night-uk.png"), full_page=True)
+    tv.click("#tv-host button.resume")
+    expect(tv.locator(".paused-banner")).to_have_count(0)
 
     play_until(tv, phones, lambda: tv.locator("#tv-main .result").count() > 0)
 
