@@ -154,6 +154,27 @@ def option_combinations(ruleset: Ruleset, offered_only: bool = False) -> list[di
     return [_layered(ruleset, dict(zip(keys, combo))) for combo in combos]
 
 
+def pairwise(combinations: list[dict]) -> list[dict]:
+    """A subset of ``combinations`` that still holds every pair of option values found together in
+    them (a pairwise covering set, chosen greedily: each next combination is the one that holds
+    the most pairs not yet held; ties go to the earliest, so the host's defaults come first).
+
+    The per-state sweeps (every legal action of every awaited seat, every clock and host move
+    of every state) run over these; every combination still plays whole games in the other
+    contract tests.  A rule that goes wrong only with three options together is left to those."""
+    def pairs(combo: dict) -> set:
+        items = sorted(combo.items(), key=lambda item: item[0])
+        return {(a, b) for i, a in enumerate(items) for b in items[i:]}   # each value alone too
+
+    wanted = set().union(*(pairs(combo) for combo in combinations)) if combinations else set()
+    chosen: list[dict] = []
+    while wanted:
+        best = max(combinations, key=lambda combo: len(pairs(combo) & wanted))
+        chosen.append(best)
+        wanted -= pairs(best)
+    return chosen or combinations[:1]
+
+
 # The app's layers over every engine (engines/briefing.py, engines/moments.py) are on together in
 # a new game and off together in a replay of an old one or the rulebook's own engine: the moments
 # follow the briefing, rather than doubling every ruleset's combinations.

@@ -20,8 +20,8 @@ from engines.briefing import briefed
 from engines.replay import replay
 from tests import tiny
 from tests.engines.playthrough import (
-    CHECKED_STATE_STRIDE, MAX_STEPS, SEEDS, card_games, checked_apply, dump, option_combinations, player_counts,
-    playthroughs, random_playthrough,
+    CHECKED_STATE_STRIDE, MAX_STEPS, SEEDS, card_games, checked_apply, dump, option_combinations, pairwise,
+    player_counts, playthroughs, random_playthrough, snapshot,
 )
 
 # The registered rulesets, and the example of docs/adding-a-ruleset.md (tests/tiny), which the
@@ -35,8 +35,19 @@ CASE_IDS = [f"{r.slug}-" + "-".join(f"{k}={int(v) if isinstance(v, bool) else v}
 ACTIONS_TRIED = 24      # legal actions applied per awaited seat and step (all if fewer)
 
 
+# The per-state sweeps try every move of every state: over a pairwise covering set of each
+# ruleset's option combinations (``pairwise``), while every combination plays its whole games in
+# the tests marked ``cases``.
+SWEPT = [(ruleset, options) for ruleset in RULESETS
+         for options in pairwise(option_combinations(ruleset)) + card_games(ruleset)]
+
+
 def cases(test):
     return pytest.mark.parametrize(("ruleset", "options"), CASES, ids=CASE_IDS)(test)
+
+
+def swept(test):
+    return pytest.mark.parametrize(("ruleset", "options"), SWEPT, ids=[CASE_IDS[CASES.index(case)] for case in SWEPT])(test)
 
 
 def events_json(events):
@@ -84,7 +95,7 @@ def test_random_games_end_with_an_outcome(ruleset, options):
             assert ruleset.legal_actions(final, seat) == [], (play, seat)
 
 
-@cases
+@swept
 def test_awaited_seats_can_act_and_every_legal_action_applies(ruleset, options):
     chooser = random.Random(0)
     stride = CHECKED_STATE_STRIDE.get(ruleset.slug, 1)
@@ -253,7 +264,7 @@ def test_every_view_carries_what_the_screens_read(ruleset, options):
                 checked_apply(ruleset, state, HOST, move)
 
 
-@cases
+@swept
 def test_the_host_and_the_game_masters_clock_are_different_actors(ruleset, options):
     """engines/base.py, "Who acts": the clock makes only its move, the host only its buttons,
     proxies and removals; neither makes the other's unless the ruleset offers it to both."""
@@ -277,10 +288,10 @@ def test_the_host_and_the_game_masters_clock_are_different_actors(ruleset, optio
 
 
 def refused(ruleset, state, actor, action):
-    before = json.dumps(state, sort_keys=True)
+    before = snapshot(state)
     with pytest.raises(EngineError):
         ruleset.apply(state, actor, action)
-    assert json.dumps(state, sort_keys=True) == before
+    assert snapshot(state) == before
 
 
 def words_of(ruleset):
@@ -403,3 +414,16 @@ def test_checked_apply_notices_an_apply_that_touches_its_input():
         with pytest.raises(AssertionError, match="mutated"):
             checked_apply(dataclasses.replace(tiny.RULESET, apply=touching),
                           {"turn": 0, "players": [{"name": "A"}], "clock": None}, 0, {"type": "x"})
+
+
+def test_the_sweeps_cover_every_pair_of_option_values():
+    """``pairwise`` drops combinations, never a pair of values that some combination holds."""
+    for ruleset in RULESETS:
+        every = option_combinations(ruleset)
+        chosen = pairwise(every)
+        assert chosen[0] == every[0] and all(combo in every for combo in chosen)
+        for combo in every:
+            for a in combo.items():
+                for b in combo.items():
+                    assert any(c[a[0]] == a[1] and c[b[0]] == b[1] for c in chosen), (ruleset.slug, a, b)
+    assert len(pairwise([{"a": x, "b": y, "c": z} for x in (0, 1) for y in (0, 1) for z in (0, 1)])) < 8
