@@ -64,7 +64,7 @@ pytestmark = pytest.mark.django_db(transaction=True, reset_sequences=True)
 #               largest over all 21 screens
 #   frames:     update frames the busiest screen received for the tap
 # Budget = measured × 1.15 rounded up (at least measured + 1); frames: exactly the measured 1 (a second
-# frame per screen for one tap is a regression in itself).  Measured 2026-11-29; the figures are counts
+# frame per screen for one tap is a regression in itself).  Measured 2026-11-28; the figures are counts
 # and sizes, the same on any machine and in every run (three runs in a row gave the same rows).
 # "last" in Mrakošlapi is the game master's move (the sentence's clock): no walk ends it by a phone.
 BUDGETS = {
