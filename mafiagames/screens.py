@@ -31,11 +31,26 @@ _latest: dict[str, Snapshot] = {}
 _loading: dict[str, asyncio.Future] = {}
 
 
+# A load reads the room and then its players, game… in statements of their own, not in one
+# transaction (on SQLite a transaction would take the write lock).  A write committed in between
+# would put newer data under the older version: its screens would then show the write already,
+# and the write's own version would change nothing on them, so they would never be marked with
+# it.  Every write bumps the version in its own transaction (services.changed), so a load whose
+# room version is the same after as before read one version; else it is read again.
+LOAD_ATTEMPTS = 5
+
+
 def _load(code: str) -> Snapshot:
     room = Room.objects.filter(code=code).first()
     if room is None:
         return Snapshot(version=2**62, table=None)
-    return Snapshot(version=room.version, table=load_table(room))
+    for _attempt in range(LOAD_ATTEMPTS):
+        table = load_table(room)
+        if Room.objects.filter(pk=room.pk, version=room.version).exists():
+            break
+        room = Room.objects.filter(pk=room.pk).first() or room   # a write came in between: again
+    # After LOAD_ATTEMPTS (writes one after another) the last read stands, under its first version.
+    return Snapshot(version=room.version, table=table)
 
 
 async def _load_latest(code: str) -> Snapshot:

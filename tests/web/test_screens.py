@@ -209,3 +209,26 @@ def test_the_presenter_protocol_is_the_checklist():
     shaped.narrate = "The night falls."
     with pytest.raises(TypeError, match=r"\bnarrate must be a function"):
         presenters.check_presenter(shaped)
+
+
+@pytest.mark.django_db
+def test_a_load_never_puts_newer_data_under_an_older_version(monkeypatch):
+    """A write that commits while a screen load reads the room's players and game must not end up
+    in the snapshot of the version read before it (screens._load): its own version would then
+    change nothing on the screens, and they would never show it as shown."""
+    from mafiagames import services
+    from mafiagames.models import Room
+
+    from .helpers import room_with_players
+
+    room, _players = room_with_players(3)
+    real, writes = screens.load_table, []
+
+    def load_with_a_write_in_between(loading):
+        if not writes:
+            writes.append(services.set_locked(loading, True))   # commits a new version mid-load
+        return real(loading)
+
+    monkeypatch.setattr(screens, "load_table", load_with_a_write_in_between)
+    snap = screens._load(room.code)
+    assert snap.table.locked and snap.version == Room.objects.get(pk=room.pk).version
