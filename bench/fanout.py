@@ -1,4 +1,4 @@
-"""Tap → every screen: a load generator for many rooms of phones playing Mafie (DESIGN.md §8).
+"""Tap → every screen: a load generator for many rooms of phones playing Mafie (docs/design.md §8).
 
 Creates R rooms, each with a TV (the host's browser) and N phones on real websockets, starts a
 Mafie game in each and lets bots play real moves the way the phones send them — as htmx

@@ -1,1 +1,1 @@
-"""Pure rules engines: no Django, no clock, no global random, no I/O (DESIGN.md §3)."""
+"""Pure rules engines: no Django, no clock, no global random, no I/O (docs/design.md §3)."""

@@ -1,4 +1,4 @@
-"""The protocol every ruleset implements (DESIGN.md §3; docs/adding-a-ruleset.md walks through it).
+"""The protocol every ruleset implements (docs/design.md §3; docs/adding-a-ruleset.md walks through it).
 
 An engine is a module-level object with pure functions over JSON-serialisable
 state dicts.  The web layer knows nothing else about a ruleset:

@@ -1,4 +1,4 @@
-"""Rebuild a game from its seed and action log (DESIGN.md §3, §5).
+"""Rebuild a game from its seed and action log (docs/design.md §3, §5).
 
 One way to replay, for the tests and for the admin's step-by-step review: set up with the
 game's seed and deal, then apply each logged (actor, action) in order.  Chance draws replay

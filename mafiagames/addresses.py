@@ -1,4 +1,4 @@
-"""The address phones use to join (DESIGN.md §4 "QR and addresses").
+"""The address phones use to join (docs/design.md §4 "QR and addresses").
 
 PUBLIC_URL if set; else the host the TV itself used, if it names this machine and is not a
 loopback name (a phone cannot reach the laptop's "localhost"); else this machine's LAN address.

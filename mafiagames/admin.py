@@ -1,4 +1,4 @@
-"""Reviewing past games (DESIGN.md §5): read-only logs and a step-by-step replay."""
+"""Reviewing past games (docs/design.md §5): read-only logs and a step-by-step replay."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""Websockets: push-only screens (DESIGN.md §4, notes/style.md G12).
+"""Websockets: push-only screens (docs/design.md §4).
 
 Each socket knows its room and, for a phone, its player.  On connect it sends the full
 screen; when told the room reached a new version it takes that version's shared snapshot
 (``screens``), picks its own screen from it and sends only the fragments whose HTML changed
-(re-swapping unchanged buttons can swallow a tap, notes/stack.md §2), followed by the version
+(re-swapping unchanged buttons can swallow a tap, docs/design.md §9.2), followed by the version
 marker.  Nothing secret travels through the channel layer: pings carry a room code and a
 number, and a phone renders only its own seat.
 

@@ -1,4 +1,4 @@
-"""Where database work runs when it is called from the event loop (DESIGN.md §4, §8).
+"""Where database work runs when it is called from the event loop (docs/design.md §4, §8).
 
 All writes of this process go through one thread: SQLite then never sees two writers of
 ours at once (its busy handler would make the second *sleep* in steps of up to 100 ms), and

@@ -1,4 +1,4 @@
-"""Pings to this process's screens (DESIGN.md §4, §8).
+"""Pings to this process's screens (docs/design.md §4, §8).
 
 Every open screen registers here by room.  A ping ("room X is at version V") reaches the
 screens of that room in this process directly, without a message per socket through the

@@ -1,4 +1,4 @@
-"""Rooms, players, games and their append-only event logs (DESIGN.md §4)."""
+"""Rooms, players, games and their append-only event logs (docs/design.md §4)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What happens once a change commits: screens are told "room X is now at version V", and
 whoever listens for game changes (the game master's clock, timers.py) hears the game.
 
-Never HTML, never state to the screens (DESIGN.md §4): each screen re-renders its own view.
+Never HTML, never state to the screens (docs/design.md §4): each screen re-renders its own view.
 Sent after commit, so nobody acts on a state that could still roll back.  The writer
 (services.py) calls these; it never needs to know who listens (apps.py connects the clock).
 """

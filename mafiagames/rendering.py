@@ -1,11 +1,11 @@
-"""Screens as fragments: the one place an engine view meets templates (DESIGN.md §4).
+"""Screens as fragments: the one place an engine view meets templates (docs/design.md §4).
 
 A screen is a dict ``{element id: html}``; every fragment is a top-level element with that
 id and ``hx-swap-oob="true"``, so the page embeds them and a websocket can replace any
 one of them.  Rendering is a pure function of already-loaded objects, so the no-leak
 tests can render a seat's screen for any state without a database.
 
-Rendering is the expensive part of a push (DESIGN.md §8), so each fragment is rendered once
+Rendering is the expensive part of a push (docs/design.md §8), so each fragment is rendered once
 per distinct input: callers pass a ``memo`` dict that lives as long as one version of the
 room (``screens.Snapshot``) — the TV's board and roster, once for every TV — and a ``kept``
 dict that lives as long as the room, for every other fragment: each is one template rendered

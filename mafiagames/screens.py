@@ -1,4 +1,4 @@
-"""One load per room version per process, shared by every screen of the room (DESIGN.md §8).
+"""One load per room version per process, shared by every screen of the room (docs/design.md §8).
 
 A ``Snapshot`` is what screens show for one version of a room: the loaded ``Table`` and the
 memo of fragments rendered from it.  Twenty phones and a TV that are pinged about version V

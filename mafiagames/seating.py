@@ -1,4 +1,4 @@
-"""Who is this browser? Signed per-room tokens for players and for the host (DESIGN.md §4).
+"""Who is this browser? Signed per-room tokens for players and for the host (docs/design.md §4).
 
 A player token names the room, the player and the player's secret; it is signed with
 SECRET_KEY, so a forged or altered cookie is simply not a seat.  The same functions

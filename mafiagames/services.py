@@ -1,4 +1,4 @@
-"""Every change to rooms and games goes through here (DESIGN.md §4: one writer).
+"""Every change to rooms and games goes through here (docs/design.md §4: one writer).
 
 Views and consumers parse input and call these functions; the functions validate,
 write in one short transaction and ping the room after commit.

@@ -121,7 +121,7 @@ TEMPLATES = [
 
 # --- database and channel layer ---------------------------------------------------------------
 # One box (the default): SQLite and the in-memory channel layer, one daphne process.
-# Scaling out (README "Scaling out", DESIGN.md §6): DATABASE_URL points at PostgreSQL and
+# Scaling out (README "Scaling out", docs/design.md §6): DATABASE_URL points at PostgreSQL and
 # REDIS_URL at Redis, and any number of daphne processes share them.
 
 
@@ -146,7 +146,7 @@ def _database_from_url(url: str) -> dict:
         "HOST": unquote(parts.hostname or ""),
         "PORT": str(parts.port or ""),
         # Django's advice under ASGI: no persistent connections (they are per thread and are
-        # not closed at the end of a request there; notes/stack.md §3).
+        # not closed at the end of a request there; docs/design.md §9.3).
         "CONN_MAX_AGE": 0,
         "OPTIONS": dict(parse_qsl(parts.query)),
     }
@@ -161,7 +161,7 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("DB_PATH", BASE_DIR / "db.sqlite3"),
             # IMMEDIATE: every transaction takes the write lock up front, so simultaneous votes
-            # queue instead of failing with "database is locked" (notes/stack.md §3).
+            # queue instead of failing with "database is locked" (docs/design.md §9.3).
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
@@ -183,7 +183,7 @@ if os.environ.get("REDIS_URL"):
     # silently drops messages once a channel holds 100, which a busy process hit at 100 taps/s
     # (docs/performance.md).  A ping lost either way is repaired by the pages' periodic sync.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {
-        # The dict form, with a socket_timeout: redis-py 8 defaults to 5 s (notes/stack.md §3).
+        # The dict form, with a socket_timeout: redis-py 8 defaults to 5 s (docs/design.md §9.3).
         "hosts": [{"address": os.environ["REDIS_URL"], "socket_timeout": 10}],
     }}}
 else:

@@ -1,4 +1,4 @@
-"""The game master's own timed moves (DESIGN.md §4: the app is the game master).
+"""The game master's own timed moves (docs/design.md §4: the app is the game master).
 
 An engine says when it owes a timed move with ``state["clock"]`` (engines/base.py): ``move``
 is due ``seconds`` after the clock started.  The writer notes when each clock started

@@ -1,6 +1,6 @@
 """Per-ruleset presenters: turn an engine's view dict into template context and sentences.
 
-Engines speak in codes and seat numbers (DESIGN.md §4 i18n); presenters are the one place
+Engines speak in codes and seat numbers (docs/design.md §4 i18n); presenters are the one place
 those codes become translated words and seats become names.  Each presenter is a package
 of three modules by job — ``words`` (the translated tables and the sentences made of them),
 ``context`` (what each template gets), ``forms`` (a phone's tap into an action) — exposing the

@@ -1,4 +1,4 @@
-"""A real daphne process and Debian's Chromium for browser tests (notes/stack.md §4)."""
+"""A real daphne process and Debian's Chromium for browser tests (docs/design.md §9.4)."""
 
 from __future__ import annotations
 

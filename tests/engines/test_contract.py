@@ -1,4 +1,4 @@
-"""The engine contract (DESIGN.md §3, §7), checked on every registered ruleset.
+"""The engine contract (docs/design.md §3, §7), checked on every registered ruleset.
 
 Seeded random playthroughs for every option combination and player count: they end with an
 outcome, every awaited seat can act, every legal action applies, states survive JSON, replay

@@ -1,5 +1,5 @@
 """Mrakošlapi cards (rules §1): the 40-card deck, the deck per player count, the seeded deal,
-the catalogue; and the purity of the package (DESIGN.md §3).
+the catalogue; and the purity of the package (docs/design.md §3).
 
 "rules §1.2" = docs/rules/mrakoslapi.md; the Czech Mrakošlapi rulebook is
 the authority ("Funkce ve hře Mrakošlapi", "Úprava karet pro menší počet hráčů").

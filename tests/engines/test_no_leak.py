@@ -1,4 +1,4 @@
-"""No leak (DESIGN.md §3, §7): a view shows nothing its viewer may not know, checked by machine.
+"""No leak (docs/design.md §3, §7): a view shows nothing its viewer may not know, checked by machine.
 
 At every step of random playthroughs, for every viewer (each seat and the TV), the view must
 be identical for every alternative state that differs only in secrets that viewer may not know

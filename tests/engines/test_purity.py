@@ -1,4 +1,4 @@
-"""Engines are pure (DESIGN.md §3): no Django, no clock, no global random, no network."""
+"""Engines are pure (docs/design.md §3): no Django, no clock, no global random, no network."""
 
 from __future__ import annotations
 

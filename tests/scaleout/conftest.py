@@ -1,5 +1,5 @@
 """Scaled-out deployment on one machine: redis-server, a throw-away PostgreSQL cluster and two
-daphne processes sharing them (DESIGN.md §6, README "Scaling out").
+daphne processes sharing them (docs/design.md §6, README "Scaling out").
 
 Everything listens on 127.0.0.1 only, on free ports, in temporary directories, and is torn down
 even when a test fails.  The servers are driven over HTTP and websockets only: this test never

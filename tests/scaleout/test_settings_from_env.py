@@ -54,5 +54,5 @@ def test_with_urls_processes_share_postgres_and_redis():
     assert (shown["db"]["HOST"], shown["db"]["NAME"], shown["db"]["CONN_MAX_AGE"]) == ("db", "game", "0")
     layer = shown["layers"]["default"]
     assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
-    # The dict host form with a socket timeout longer than redis-py 8's default 5 s (notes/stack.md §3).
+    # The dict host form with a socket timeout longer than redis-py 8's default 5 s (docs/design.md §9.3).
     assert layer["CONFIG"]["hosts"] == [{"address": "redis://redis:6379/0", "socket_timeout": 10}]

@@ -23,7 +23,7 @@ pytestmark = [needs_chromium]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin"]
 TEAMS = {"mafia": "Mafioso", "detectives": "Detective"}  # winning team -> role of its members
 # Longer than redis-py 8's default 5 s socket timeout: an idle subscription must outlive it
-# (settings give the dict host form a longer one; notes/stack.md §3).
+# (settings give the dict host form a longer one; docs/design.md §9.3).
 IDLE_SECONDS = 6.5
 PUSH_TIMEOUT_MS = 10_000  # well under the pages' 30 s resync: updates must be pushed
 SOCKET_LOG = """window.__opens = 0; window.__closes = 0; window.__messages = 0;
@@ -114,7 +114,7 @@ def test_tv_on_process_a_and_phones_on_process_b_play_mafie(cluster, browser, ou
         expect(phone.locator("#ph-panel ol.roster li")).to_have_text(order)
     expect(tv.locator("#tv-players li")).to_have_count(5)
 
-    # Nothing happens for a while; the layer's idle receives must survive it (notes/stack.md §3).
+    # Nothing happens for a while; the layer's idle receives must survive it (docs/design.md §9.3).
     tv.wait_for_timeout(IDLE_SECONDS * 1000)
     tv.click("#tv-host button.start")
     every_phone_sees(phones, "#ph-panel", "Check your role in secret")

@@ -1,4 +1,4 @@
-"""Every button a phone shows sends a legal move (presenters.button_action, DESIGN.md §4).
+"""Every button a phone shows sends a legal move (presenters.button_action, docs/design.md §4).
 
 A phone's buttons are made from the engine's legal moves, and one shared reading
 (``presenters.button_action``) turns a button's fields back into a move for every ruleset. Play

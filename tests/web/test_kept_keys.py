@@ -1,4 +1,4 @@
-"""Kept fragments are keyed by construction (rendering._render, DESIGN.md §7 and §8).
+"""Kept fragments are keyed by construction (rendering._render, docs/design.md §7 and §8).
 
 A fragment kept for the whole room is served to every screen whose context is equal, so its key
 must name all it shows: one key that left out an input would serve one seat's panel to another.

@@ -1,4 +1,4 @@
-"""No leak in what actually reaches a screen: the rendered HTML fragments (DESIGN.md §7).
+"""No leak in what actually reaches a screen: the rendered HTML fragments (docs/design.md §7).
 
 The engine-level suite (tests/engines/test_no_leak.py) proves each view dict is the same for
 every state a viewer cannot tell apart.  Here the same oracle is applied to the HTML a phone or

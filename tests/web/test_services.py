@@ -1,4 +1,4 @@
-"""services: the one writer (DESIGN.md §4)."""
+"""services: the one writer (docs/design.md §4)."""
 
 from __future__ import annotations
 

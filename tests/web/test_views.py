@@ -1,4 +1,4 @@
-"""HTTP views: strangers get 404, bad input a message, names are escaped (DESIGN.md §7)."""
+"""HTTP views: strangers get 404, bad input a message, names are escaped (docs/design.md §7)."""
 
 from __future__ import annotations
 

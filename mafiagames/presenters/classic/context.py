@@ -292,7 +292,7 @@ def _choices(view: dict, me: dict, names: list[str]) -> dict:
 
 def _night_row(view: dict, me: dict, names: list[str], choices: dict) -> dict:
     """A living phone's night buttons, in one shape for every role (issue 14, identical night
-    screens: a neighbour glancing at a phone must not tell who is awake, DESIGN.md §7).
+    screens: a neighbour glancing at a phone must not tell who is awake, docs/design.md §7).
 
     One button per living player in seat order, then one quieter button: a button sends only
     where it is this phone's legal move (``fields``/``action``); the others (the agent's own name,
