@@ -351,12 +351,10 @@ def set_host_presence(device_id: int, delta: int) -> None:
     """Count a host device's open TV screens: while any is open, a new device needs a host's yes.
     A new version only when the device comes online or goes offline (the host list shows it)."""
     with transaction.atomic():
-        with db.this_connection().cursor() as cursor:
-            cursor.execute(f"UPDATE {HostDevice._meta.db_table} SET connections = connections + %s "
-                           f"WHERE id = %s RETURNING connections, room_id", [delta, device_id])
-            row = cursor.fetchone()
-        if row is not None and (row[0] == 0 or row[0] == delta):
-            changed(Room(pk=row[1], code=Room.objects.filter(pk=row[1]).values_list("code", flat=True).first()))
+        HostDevice.objects.filter(pk=device_id).update(connections=F("connections") + delta)
+        device = HostDevice.objects.select_related("room").filter(pk=device_id).first()
+        if device is not None and device.connections == max(delta, 0):
+            changed(device.room)
 
 
 # --- host from a phone ----------------------------------------------------------------------------

@@ -368,10 +368,9 @@ def host(request: HttpRequest, code: str) -> HttpResponse:
             elif command == "revoke":
                 services.revoke_host(room, int(request.POST.get("device", "")),
                                      by=seating.host_device(room, request.COOKIES))
-            elif command == "revoke_phone":
-                phone = seating.player_from_cookies(room, request.COOKIES)
+            elif command == "revoke_phone":   # a device may; the hosting phone may not revoke itself
                 services.revoke_phone_host(room, by_player=None if seating.holds_host_cookie(room, request.COOKIES)
-                                           else phone and phone.pk)
+                                           else room.host_player_id)
             elif command in ("lock", "unlock"):
                 services.set_locked(room, command == "lock")
             elif command == "host_code":   # shown on request only: the TV is watched by everyone

@@ -142,7 +142,7 @@ def test_requests_are_bounded_per_asker_so_nobody_can_block_a_genuine_one():
     claim = Claim.objects.waiting(room.pk).get(player=players[1])
     assert host_client(room).post(f"/r/{room.code}/host", {"command": "let_in", "claim": claim.pk}).status_code == 204
     assert genuine.get(f"/j/{room.code}/claim").status_code == 302 and seating.player_from_cookies(
-        room, genuine.cookies and {k: v.value for k, v in genuine.cookies.items()}) == players[1]
+        room, {name: cookie.value for name, cookie in genuine.cookies.items()}) == players[1]
 
 
 def test_a_request_for_a_seat_whose_phone_is_online_says_so_on_the_tv():
