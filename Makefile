@@ -32,7 +32,7 @@ run: venv messages migrate
 # Two workers (pytest-xdist): the browser and server tests take turns on one (tests/conftest.py
 # groups them: each starts servers and a browser of its own), the rest share both.
 test: venv messages
-	$(PY) -m pytest -q -n 2 --dist loadgroup
+	$(PY) -m pytest -q -n 4 --dist loadgroup --no-loadscope-reorder
 
 clean:
 	rm -rf $(VENV) staticfiles test-results

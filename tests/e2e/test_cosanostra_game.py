@@ -95,7 +95,9 @@ def step(human: Human, game: dict) -> bool:
             expect(game["tv"].locator("#tv-main")).to_contain_text("Deal: Ann (Blue) gives 100 D")   # told to all
             return True
         return False             # our own offer waits for the other phone's answer
-    if "Your move" not in page.locator(f"{PANEL} .cn-panel h2").inner_text():
+    # Read without waiting: the panel may have gone since it was counted (the game ended, the
+    # screen moved on), and a waiting read would sit out the whole hang guard for it.
+    if "Your move" not in " ".join(page.locator(f"{PANEL} .cn-panel h2").all_inner_texts()):
         return False
     gate = human.find(f"{PANEL} .cn-btn.gate button")
     if gate is not None:

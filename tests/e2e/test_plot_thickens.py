@@ -31,13 +31,18 @@ def can_act(phones) -> bool:
     return any(phone.locator(CHOICES).count() for phone in phones)
 
 
-def act_once(tv, phones, roles) -> bool:
-    """One phone that can act does (as a player would); False if nobody can act now."""
+def act_once(tv, phones, roles, on_deal) -> bool:
+    """One phone that can act does (as a player would); False if nobody can act now.  Before the
+    Godfather hands out drawn cards, ``on_deal()`` looks at the deal: the TV shows it until he has
+    handed them all out (it waits for him), so it is awaited there, never hoped for."""
     turn = shown_turn(tv)
     for name, phone in zip(NAMES, phones):
         catch_up(phone, turn)
         panel = phone.locator("#ph-panel")
         if panel.locator(".plot-choice button").count():
+            if panel.locator(".plot-drawn").count():
+                expect(tv.locator("#tv-main .plot-drawn")).to_have_count(1)
+                on_deal()
             panel.locator(".plot-choice button").first.click()
         elif panel.locator("button[value=ready]").count():
             panel.locator("button[value=ready]").click()
@@ -69,20 +74,22 @@ def test_tv_and_seven_phones_play_the_plot_thickens_to_a_winner(live_daphne, bro
     roles = start_game(tv, phones)
     assert sorted(roles) == ["Detective"] * 3 + ["Mafioso"] * 4
 
-    saw_deal = saw_window = False
+    saw_deal, saw_window = [], False
+
+    def on_deal():   # the drawn cards, face up on the TV; only the Godfather's phone hands them out
+        if not saw_deal:
+            tv.screenshot(path=str(output_dir / "tv-deal.png"))
+        saw_deal.append([p for p in phones if p.locator("#ph-panel .plot-choice").count()])
+        assert len(saw_deal[-1]) == 1
+
     for _ in range(STEP_LIMIT):
         watch.see()
         if tv.locator("#tv-main .result").count():
             break
-        if tv.locator("#tv-main .plot-drawn").count() and not saw_deal:
-            saw_deal = True   # the drawn cards, face up on the TV; only the Godfather's phone hands them out
-            tv.screenshot(path=str(output_dir / "tv-deal.png"))
-            dealers = [p for p in phones if p.locator("#ph-panel .plot-choice").count()]
-            assert len(dealers) == 1
         if tv.locator("#tv-main .plot-window").count():
             saw_window = True
         before = shown_version(tv)
-        if act_once(tv, phones, roles):
+        if act_once(tv, phones, roles, on_deal):
             wait_for_next_step(tv, before)
         else:   # a window waits for its minimum time, or a phone's update with its choice is late
             wait_for_next_step(tv, before, ready=lambda: can_act(phones))

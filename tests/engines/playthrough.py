@@ -198,6 +198,14 @@ def player_counts(ruleset: Ruleset, most: int = 6) -> list[int]:
 
 
 def random_playthrough(ruleset: Ruleset, players: int, options: dict, seed: int) -> Playthrough:
+    """One game played to its end with random legal actions, once per test process: every test
+    that asks for the same game (ruleset, players, options, seed) gets the same playthrough,
+    which no test may change (tests/conftest.py keeps a ruleset's engine tests on one worker).
+    ``play_afresh`` plays it again."""
+    return _cached(ruleset, players, tuple(sorted(options.items())), seed)
+
+
+def play_afresh(ruleset: Ruleset, players: int, options: dict, seed: int) -> Playthrough:
     """Play one game to its end with random legal actions."""
     chooser = random.Random(f"monkey:{ruleset.slug}:{players}:{seed}")
     state, events = ruleset.setup(players, options, seed)
@@ -235,7 +243,7 @@ def checked_apply(ruleset: Ruleset, state: State, seat: int | None, action: Acti
 
 @lru_cache(maxsize=None)
 def _cached(ruleset: Ruleset, players: int, options: tuple, seed: int) -> Playthrough:
-    return random_playthrough(ruleset, players, dict(options), seed)
+    return play_afresh(ruleset, players, dict(options), seed)
 
 
 def playthroughs(ruleset: Ruleset, options: dict, seeds=SEEDS) -> list[Playthrough]:

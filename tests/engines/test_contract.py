@@ -14,14 +14,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines import base, registry
+from engines import base, chance, registry
 from engines.base import GAME_MASTER, HOST, NOBODY, PUBLIC, EngineError, Outcome, resolve_options
 from engines.briefing import briefed
 from engines.replay import replay
 from tests import tiny
 from tests.engines.playthrough import (
     CHECKED_STATE_STRIDE, MAX_STEPS, SEEDS, card_games, checked_apply, dump, option_combinations, pairwise,
-    player_counts, playthroughs, random_playthrough, snapshot,
+    play_afresh, player_counts, playthroughs, snapshot,
 )
 
 # The registered rulesets, and the example of docs/adding-a-ruleset.md (tests/tiny), which the
@@ -137,17 +137,32 @@ def test_turn_never_goes_back(ruleset, options):
 
 
 @cases
-def test_replay_rebuilds_the_final_state_and_every_event(ruleset, options):
+def test_one_replay_rebuilds_every_game_and_draws_what_it_drew(ruleset, options, monkeypatch):
+    """One replay pass per game checks what a game's log promises (engines/replay.py,
+    engines/chance.py): replaying its actions from its seed rebuilds the final state and every
+    event; every draw the engine made is in the log, in order, and the replay draws exactly the
+    same again.  And the same seed plays the same game: the monkey, given the seed of a game it
+    played, chooses the same actions from the same legal moves and reaches the same end."""
+    made = []
+    draw = chance._draw
+
+    def recorded(*args, **kwargs):
+        result = draw(*args, **kwargs)
+        made.append(result.event.to_json())
+        return result
+
+    monkeypatch.setattr(chance, "_draw", recorded)
     for play in playthroughs(ruleset, options):
+        made.clear()
         state, events = replay(ruleset, play.players, options, play.seed, None, play.actions)
         assert state == play.final, play
         assert events_json(events) == events_json(play.events), play
-
-
-@cases
-def test_same_seed_same_game(ruleset, options):
-    for play in playthroughs(ruleset, options, seeds=(7,)):
-        again = random_playthrough(ruleset, play.players, options, play.seed)
+        logged = [event for event in events_json(events) if event["kind"] == chance.CHANCE]
+        assert made, f"{play}: a game of {ruleset.slug} draws at least its deal"
+        assert logged == made, play            # every draw the engine made is in the log, in order
+    monkeypatch.undo()
+    for play in playthroughs(ruleset, options, seeds=SEEDS[:1]):
+        again = play_afresh(ruleset, play.players, options, play.seed)
         assert again.actions == play.actions, play
         assert dump(again.final) == dump(play.final), play
         assert events_json(again.events) == events_json(play.events), play
