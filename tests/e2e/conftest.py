@@ -415,8 +415,12 @@ def stage_twin(tv, size: dict | None = None):
     (the host's): both are checked at every phase change."""
     first = tv.viewport_size
     size = size or next(s for s in STAGE_SIZES if s != first)
-    twin = tv.context.new_page()
-    twin.set_viewport_size(size)
+    # A context of its own (a window of its own), not a second tab of the TV's: a tab in the
+    # background gets an animation frame about once a second, and Playwright waits for two
+    # frames before each click ("stable"), so every tap on the first TV would take two seconds.
+    context = tv.context.browser.new_context(viewport=size, storage_state=tv.context.storage_state())
+    context.set_default_timeout(HANG_GUARD * 1000)
+    twin = context.new_page()
     twin.goto(tv.url)
     expect(twin.locator("#sv")).to_have_attribute("data-v", re.compile(r"\d+"))
     return twin
