@@ -27,7 +27,8 @@ from playwright.sync_api import expect
 from mafiagames import services
 from mafiagames.models import Room
 
-from .conftest import STAGE_SIZES, check_stages, join_phone, needs_chromium, open_tv, see_roles, stage_twin
+from .conftest import (NEWER_VERSION, STAGE_SIZES, check_stages, join_phone, needs_chromium, open_tv, see_roles,
+                       shown_version, stage_twin)
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Ann", "Bob", "Cyd", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou", "Max", "Ned",
@@ -85,7 +86,11 @@ def test_sixteen_phones_play_four_action_cards_to_the_end(live_daphne, browser, 
                  "safe_conduct", "arrest", "corner_shot", "capture", "last_shot"):
         box = tv.locator(f"#tv-settings input[name=opt-card_{card}]")
         if box.is_checked() != (card in CHOSEN):
+            # The form posts all its options: the next tick waits until the server has taken this
+            # one (a newer room version), as a host's next tap comes after the TV showed the last.
+            before = shown_version(tv)
             box.set_checked(card in CHOSEN)
+            tv.wait_for_function(NEWER_VERSION, arg=before)
             expect(tv.locator(f"#tv-settings input[name=opt-card_{card}]")).to_be_checked(checked=card in CHOSEN)
     tv.check("#tv-settings input[name=opt-kids_single_vote]")    # one vote a day: a shorter game
     for name in ("Bulletproof Vest", "Arrest", "Shot from Around the Corner", "Role Swap"):
