@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
@@ -339,6 +340,10 @@ async def join_room(client: Client, code: str, name: str) -> None:
 # --- screens over websockets --------------------------------------------------------------------
 
 FRAGMENT_START = re.compile(r'<(\w+) id="([^"]+)" hx-swap-oob="true"')
+# A top-level element of an update frame: a whole fragment (by id), or one element of a fragment
+# (mafiagames/swaps.py), which htmx swaps by its selector: the fragment's id, then :nth-child.
+PIECE_START = re.compile(r'<(\w+) (?:id="([^"]+)" hx-swap-oob="true"'
+                         r'|(hx-swap-oob="outerHTML:#([\w-]+)((?:&gt;:nth-child\(\d+\))+)"))')
 MARKER = re.compile(r'<i id="sv" hx-swap-oob="true" data-v="(\d+)"')
 FLASH = re.compile(r'<div id="flash"[^>]*?(?:data-v="(\d+)")?>')
 
@@ -348,6 +353,66 @@ def fragments(frame: str) -> dict[str, str]:
     starts = list(FRAGMENT_START.finditer(frame))
     return {m.group(2): frame[m.start():(starts[i + 1].start() if i + 1 < len(starts) else len(frame))].strip()
             for i, m in enumerate(starts)}
+
+
+def swap_into(shown: dict[str, str], frame: str) -> None:
+    """Apply an update frame to ``shown`` ({fragment id: html}) as htmx does: a whole fragment
+    replaces its namesake; an element sent alone replaces the element its selector names, which
+    is found here with Python's own HTML parser, not with the server's code (a client check)."""
+    starts = list(PIECE_START.finditer(frame))
+    for i, m in enumerate(starts):
+        piece = frame[m.start():(starts[i + 1].start() if i + 1 < len(starts) else len(frame))].strip()
+        if m.group(2):
+            shown[m.group(2)] = piece
+            continue
+        fragment, path = m.group(4), tuple(int(n) for n in re.findall(r"\d+", m.group(5)))
+        element = piece.replace(" " + m.group(3), "", 1)   # htmx drops hx-swap-oob as it swaps
+        start, end = element_span(shown[fragment], path)
+        shown[fragment] = shown[fragment][:start] + element + shown[fragment][end:]
+
+
+class _Spans(HTMLParser):
+    """Where each element of one fragment starts and ends, by its path of element-child indices
+    from the fragment's root (as CSS :nth-child counts)."""
+
+    VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=False)
+        self.html = html
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", html)]
+        self.spans: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.open: list[list] = [[(), 0, 0]]   # [path, children so far, start]; a root above the root
+        self.feed(html)
+        self.close()
+
+    def _offset(self) -> int:
+        line, column = self.getpos()
+        return self.line_starts[line - 1] + column
+
+    def handle_starttag(self, tag, attrs):
+        parent = self.open[-1]
+        parent[1] += 1
+        path, start = (*parent[0], parent[1]), self._offset()
+        if tag in self.VOID:
+            self.spans[path] = (start, start + len(self.get_starttag_text()))
+        else:
+            self.open.append([path, 0, start])
+
+    def handle_startendtag(self, tag, attrs):   # <path/> in an svg
+        parent = self.open[-1]
+        parent[1] += 1
+        start = self._offset()
+        self.spans[(*parent[0], parent[1])] = (start, start + len(self.get_starttag_text()))
+
+    def handle_endtag(self, tag):
+        path, _children, start = self.open.pop()
+        self.spans[path] = (start, self.html.index(">", self._offset()) + 1)
+
+
+def element_span(html: str, path: tuple[int, ...]) -> tuple[int, int]:
+    """Start and end in ``html`` (one fragment) of the element at ``path`` below its root."""
+    return _Spans(html).spans[(1, *path)]
 
 
 def marker(frame: str) -> int | None:
@@ -384,7 +449,7 @@ class Screen:
         does not include this client's parsing of the frames before it (the baseline's clients
         parse nothing)."""
         for frame in self._unparsed:
-            self._shown.update(fragments(frame))
+            swap_into(self._shown, frame)
         self._unparsed.clear()
         return self._shown
 
