@@ -26,7 +26,6 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
@@ -358,7 +357,7 @@ def fragments(frame: str) -> dict[str, str]:
 def swap_into(shown: dict[str, str], frame: str) -> None:
     """Apply an update frame to ``shown`` ({fragment id: html}) as htmx does: a whole fragment
     replaces its namesake; an element sent alone replaces the element its selector names, which
-    is found here with Python's own HTML parser, not with the server's code (a client check)."""
+    is found here by a walk of its own, not with the server's code (a client check)."""
     starts = list(PIECE_START.finditer(frame))
     for i, m in enumerate(starts):
         piece = frame[m.start():(starts[i + 1].start() if i + 1 < len(starts) else len(frame))].strip()
@@ -371,48 +370,36 @@ def swap_into(shown: dict[str, str], frame: str) -> None:
         shown[fragment] = shown[fragment][:start] + element + shown[fragment][end:]
 
 
-class _Spans(HTMLParser):
-    """Where each element of one fragment starts and ends, by its path of element-child indices
-    from the fragment's root (as CSS :nth-child counts)."""
-
-    VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
-
-    def __init__(self, html: str):
-        super().__init__(convert_charrefs=False)
-        self.html = html
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", html)]
-        self.spans: dict[tuple[int, ...], tuple[int, int]] = {}
-        self.open: list[list] = [[(), 0, 0]]   # [path, children so far, start]; a root above the root
-        self.feed(html)
-        self.close()
-
-    def _offset(self) -> int:
-        line, column = self.getpos()
-        return self.line_starts[line - 1] + column
-
-    def handle_starttag(self, tag, attrs):
-        parent = self.open[-1]
-        parent[1] += 1
-        path, start = (*parent[0], parent[1]), self._offset()
-        if tag in self.VOID:
-            self.spans[path] = (start, start + len(self.get_starttag_text()))
-        else:
-            self.open.append([path, 0, start])
-
-    def handle_startendtag(self, tag, attrs):   # <path/> in an svg
-        parent = self.open[-1]
-        parent[1] += 1
-        start = self._offset()
-        self.spans[(*parent[0], parent[1])] = (start, start + len(self.get_starttag_text()))
-
-    def handle_endtag(self, tag):
-        path, _children, start = self.open.pop()
-        self.spans[path] = (start, self.html.index(">", self._offset()) + 1)
+# A start or end tag (our markup: attribute values hold no raw ">").  Not the server's tokenizer
+# (mafiagames/swaps.py): the bench's client finds a swapped element its own way.
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)[^>]*?(/?)>")
+_VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
 
 
 def element_span(html: str, path: tuple[int, ...]) -> tuple[int, int]:
-    """Start and end in ``html`` (one fragment) of the element at ``path`` below its root."""
-    return _Spans(html).spans[(1, *path)]
+    """Start and end in ``html`` (one fragment) of the element at ``path`` (1-based element-child
+    indices, as CSS :nth-child counts) below its root: walked down one level at a time."""
+    depth, level, start = 0, 0, None   # level: how many steps of ``path`` are matched so far
+    children = 0
+    for match in _TAG.finditer(html):
+        closing, tag, slash = match.groups()
+        if closing:
+            depth -= 1
+            if start is not None and depth == len(path):
+                return start, match.end()
+            continue
+        leaf = tag.lower() in _VOID or bool(slash)
+        if depth == level + 1 and level < len(path):   # a child of the element matched last
+            children += 1
+            if children == path[level]:
+                level, children = level + 1, 0
+                if level == len(path):
+                    if leaf:
+                        return match.start(), match.end()
+                    start = match.start()
+        if not leaf:
+            depth += 1
+    raise ValueError(f"no element at {path}")
 
 
 def marker(frame: str) -> int | None:

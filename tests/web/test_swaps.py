@@ -28,6 +28,12 @@ def screens(ruleset, state, players):
 
 def updated(before: dict[str, str], after: dict[str, str]) -> tuple[dict[str, str], int, int]:
     """``before`` brought to ``after`` by one frame; that frame's bytes and the whole fragments'."""
+    for key, html in after.items():
+        old = before.get(key)
+        if old and old != html:
+            # A scan derived from the old one (a change of text or attributes only) is the scan.
+            derived = swaps._same_tags(old, html, *swaps._common(old, html))
+            assert derived is None or derived == swaps._scan(html), f"{key}: a derived scan differs"
     frame = "".join(swaps.update(key, before.get(key), html) for key, html in after.items() if before.get(key) != html)
     shown = dict(before)
     swap_into(shown, frame)
@@ -96,3 +102,19 @@ def test_inside_a_table_or_an_svg_the_table_or_svg_goes():
 
 def test_a_new_screen_goes_whole():
     assert swaps.update("ph-panel", None, PANEL.format(n=3)) == PANEL.format(n=3)
+
+
+def test_the_common_prefix_and_suffix_are_found_exactly():
+    """``_common`` halves; a character by character walk is the oracle."""
+    def walked(a: str, b: str) -> tuple[int, int]:
+        limit, prefix, suffix = min(len(a), len(b)), 0, 0
+        while prefix < limit and a[prefix] == b[prefix]:
+            prefix += 1
+        while suffix < limit - prefix and a[-1 - suffix] == b[-1 - suffix]:
+            suffix += 1
+        return prefix, suffix
+
+    rng = random.Random("common")
+    for _ in range(5000):
+        a, b = ("".join(rng.choice("ab") for _ in range(rng.randint(0, 12))) for _ in range(2))
+        assert swaps._common(a, b) == walked(a, b), (a, b)
