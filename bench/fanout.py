@@ -462,8 +462,6 @@ def app_figures(bench: Bench, window: tuple[float, float], rate: float, duration
         "late_updates": sum(1 for d in delays if d > LATE_S),
         "update_frames": len(sizes),
         "avg_update_frame_bytes": (sum(sizes) / len(sizes)) if sizes else 0.0,
-        "median_update_frame_bytes": harness.percentile(sizes, 0.5) if sizes else 0,
-        "max_update_frame_bytes": max(sizes, default=0),
         "games_started": sum(room.games for room in bench.rooms),
         "restart_seconds": sum(room.restart_seconds for room in bench.rooms),
         "stalls": sum(room.stalls for room in bench.rooms),
@@ -876,8 +874,7 @@ def print_table(result: dict, logs: dict[str, list[str]]) -> None:
     print(f"screens updated per action: {ours['screens_updated_per_action']:.1f} of {ours['screens_per_room']} "
           f"(no frame within the action's window: {ours['actions_without_any_frame']} actions for any screen, "
           f"{ours['actions_without_tv_frame']} for the TV, {ours['actions_without_actor_frame']} for the actor's phone); "
-          f"update frames: {ours['update_frames']}, avg {ours['avg_update_frame_bytes']:.0f} B, "
-          f"median {ours['median_update_frame_bytes']:.0f} B, max {ours['max_update_frame_bytes']} B")
+          f"update frames: {ours['update_frames']}, avg {ours['avg_update_frame_bytes']:.0f} B")
     print(f"late updates (> {LATE_S:g} s): {ours['late_updates']} of {ours['updates']}; lost updates (socket ≠ fresh "
           f"screen at the end): {ours['lost_updates']} of {ours['screens_checked']} sockets")
     for line in ours["lost_details"]:

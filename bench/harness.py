@@ -339,10 +339,6 @@ async def join_room(client: Client, code: str, name: str) -> None:
 # --- screens over websockets --------------------------------------------------------------------
 
 FRAGMENT_START = re.compile(r'<(\w+) id="([^"]+)" hx-swap-oob="true"')
-# A top-level element of an update frame: a whole fragment (by id), or one element of a fragment
-# (mafiagames/swaps.py), which htmx swaps by its selector: the fragment's id, then :nth-child.
-PIECE_START = re.compile(r'<(\w+) (?:id="([^"]+)" hx-swap-oob="true"'
-                         r'|(hx-swap-oob="outerHTML:#([\w-]+)((?:&gt;:nth-child\(\d+\))+)"))')
 MARKER = re.compile(r'<i id="sv" hx-swap-oob="true" data-v="(\d+)"')
 FLASH = re.compile(r'<div id="flash"[^>]*?(?:data-v="(\d+)")?>')
 
@@ -352,54 +348,6 @@ def fragments(frame: str) -> dict[str, str]:
     starts = list(FRAGMENT_START.finditer(frame))
     return {m.group(2): frame[m.start():(starts[i + 1].start() if i + 1 < len(starts) else len(frame))].strip()
             for i, m in enumerate(starts)}
-
-
-def swap_into(shown: dict[str, str], frame: str) -> None:
-    """Apply an update frame to ``shown`` ({fragment id: html}) as htmx does: a whole fragment
-    replaces its namesake; an element sent alone replaces the element its selector names, which
-    is found here by a walk of its own, not with the server's code (a client check)."""
-    starts = list(PIECE_START.finditer(frame))
-    for i, m in enumerate(starts):
-        piece = frame[m.start():(starts[i + 1].start() if i + 1 < len(starts) else len(frame))].strip()
-        if m.group(2):
-            shown[m.group(2)] = piece
-            continue
-        fragment, path = m.group(4), tuple(int(n) for n in re.findall(r"\d+", m.group(5)))
-        element = piece.replace(" " + m.group(3), "", 1)   # htmx drops hx-swap-oob as it swaps
-        start, end = element_span(shown[fragment], path)
-        shown[fragment] = shown[fragment][:start] + element + shown[fragment][end:]
-
-
-# A start or end tag (our markup: attribute values hold no raw ">").  Not the server's tokenizer
-# (mafiagames/swaps.py): the bench's client finds a swapped element its own way.
-_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)[^>]*?(/?)>")
-_VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
-
-
-def element_span(html: str, path: tuple[int, ...]) -> tuple[int, int]:
-    """Start and end in ``html`` (one fragment) of the element at ``path`` (1-based element-child
-    indices, as CSS :nth-child counts) below its root: walked down one level at a time."""
-    depth, level, start = 0, 0, None   # level: how many steps of ``path`` are matched so far
-    children = 0
-    for match in _TAG.finditer(html):
-        closing, tag, slash = match.groups()
-        if closing:
-            depth -= 1
-            if start is not None and depth == len(path):
-                return start, match.end()
-            continue
-        leaf = tag.lower() in _VOID or bool(slash)
-        if depth == level + 1 and level < len(path):   # a child of the element matched last
-            children += 1
-            if children == path[level]:
-                level, children = level + 1, 0
-                if level == len(path):
-                    if leaf:
-                        return match.start(), match.end()
-                    start = match.start()
-        if not leaf:
-            depth += 1
-    raise ValueError(f"no element at {path}")
 
 
 def marker(frame: str) -> int | None:
@@ -436,7 +384,7 @@ class Screen:
         does not include this client's parsing of the frames before it (the baseline's clients
         parse nothing)."""
         for frame in self._unparsed:
-            swap_into(self._shown, frame)
+            self._shown.update(fragments(frame))
         self._unparsed.clear()
         return self._shown
 

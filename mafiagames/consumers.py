@@ -30,7 +30,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import clients, db, languages, limits, rendering, screens, seating, services, swaps, taps, timers
+from . import clients, db, languages, limits, rendering, screens, seating, services, taps, timers
 from .fanout import HUB
 from .presence import PRESENCE
 
@@ -292,16 +292,7 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         fragments = self.render(snap)
         if fragments is None:
             return
-        changed = []
-        for key, html in fragments.items():
-            old = self._sent.get(key)
-            if old != html:
-                # Cut to the element that changed (swaps.py); each distinct change once per version
-                # for every socket that makes it (the phones that voted all count one down).
-                swap = snap.memo.get(("swap", key, old, html))
-                if swap is None:
-                    swap = snap.memo[("swap", key, old, html)] = swaps.update(key, old, html)
-                changed.append(swap)
+        changed = [html for key, html in fragments.items() if self._sent.get(key) != html]
         self._sent = fragments
         if changed:
             changed.append(rendering.version_marker(snap.version))

@@ -257,17 +257,14 @@
     }
   });
   document.addEventListener("htmx:oobAfterSwap", function (e) {
-    // The element swapped is a whole fragment, or one element of it that changed alone
-    // (mafiagames/swaps.py): "in" a fragment is either.
-    var swapped = e.target && e.target.closest ? e.target : null;
-    function within(id) { return !!swapped && swapped.closest("#" + id) !== null; }
-    if (within("tv-narration")) { speak(document.getElementById("tv-narration")); }
-    if (within("tv-main")) { cue(document.querySelector("#tv-main [data-cue-key]")); }
+    var id = e.target && e.target.id;
+    if (id === "tv-narration") { speak(document.getElementById("tv-narration")); }
+    if (id === "tv-main") { cue(e.target.querySelector("[data-cue-key]")); }
     // Any answer to a tap (a refusal, or the empty "applied" ack) frees the buttons again: a tap
     // that changes nothing on this screen (the same pick twice) brings no new panel to do it.
-    if (within("flash")) { enableTaps(); }
+    if (id === "flash") { enableTaps(); }
     // A new screen answers the last tap: an old error message no longer applies.
-    if (within("ph-panel") || within("ph-host") || within("tv-host") || within("tv-settings") || within("tv-main")) {
+    if (id === "ph-panel" || id === "ph-host" || id === "tv-host" || id === "tv-settings" || id === "tv-main") {
       var flash = document.getElementById("flash");
       if (flash) { flash.textContent = ""; flash.removeAttribute("role"); }
     }

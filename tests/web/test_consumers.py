@@ -44,10 +44,8 @@ def tv_socket(room, host=False):
 
 
 def ids(html: str) -> list[str]:
-    """Fragment ids of a frame, without the version marker every update ends with: a fragment
-    sent whole, or one element of it that changed alone (mafiagames/swaps.py)."""
-    found = [whole or part for whole, part in
-             re.findall(r'<[a-z]+ (?:id="([a-z-]+)" hx-swap-oob="true"|hx-swap-oob="outerHTML:#([a-z-]+)&gt;)', html)]
+    """Fragment ids of a frame, without the version marker every update ends with."""
+    found = re.findall(r'<[a-z]+ id="([a-z-]+)" hx-swap-oob="true"', html)
     assert found[-1] == "sv", "every update ends with the room version marker"
     return found[:-1]
 
