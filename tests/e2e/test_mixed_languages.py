@@ -72,6 +72,9 @@ def test_a_polish_room_with_a_ukrainian_guest_plays_the_polish_edition_to_the_en
         say("pl", "Press and hold your card to see your role, then:"))
     # A refusal reaches the guest in Ukrainian: the host pauses, the guest taps anyway.
     tv.click("#tv-host button.pause")
+    # Once the guest's phone shows the pause (the server's version of it), no newer screen can
+    # come and clear the refusal before it is read: nothing moves in a paused game.
+    expect(phones[guest].locator(".paused-line")).to_have_count(1)
     phones[guest].click("#ph-panel form.seen-role button")
     expect(phones[guest].locator("#flash")).to_have_text(say("uk", "The game is paused."))
     tv.click("#tv-host button.resume")
