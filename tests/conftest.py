@@ -26,16 +26,16 @@ def pytest_configure(config):
     settings.PRESENCE_GRACE = settings.PRESENCE_WINDOW = 0
 
 
-# Seconds each file of browser and server tests took in a quiet ``make test`` (2026-11-28); a
-# file not listed counts as SERVER_TEST_SECONDS.  They only balance the groups below: a wrong
-# figure costs time, never a result.
+# Seconds each file of browser and server tests took in a quiet ``make test`` (2026-11-28; the
+# two longest after this stop's cuts); a file not listed counts as SERVER_TEST_DEFAULT.  They only
+# balance the groups below: a wrong figure costs time, never a result.
 SERVER_TEST_SECONDS = {
-    "test_granna_cards.py": 134, "test_mrakoslapi_game.py": 122, "test_classic_polish.py": 67,
+    "test_granna_cards.py": 86, "test_mrakoslapi_game.py": 80, "test_classic_polish.py": 67,
     "test_lesson.py": 47, "test_mafie_game_night.py": 39, "test_plot_thickens.py": 34,
     "test_two_processes.py": 30, "test_cosanostra_game.py": 30, "test_pause_and_proxy.py": 27,
     "test_moments.py": 26, "test_screens_stay_live.py": 24, "test_lost_phone.py": 24,
     "test_fullest_stages.py": 23, "test_mixed_languages.py": 22, "test_stage.py": 18,
-    "test_host_phone.py": 14, "test_tiny_ruleset.py": 12, "test_csp.py": 11,
+    "test_host_phone.py": 14, "test_tiny_ruleset.py": 12, "test_socket_churn.py": 12, "test_csp.py": 11,
 }
 SERVER_TEST_DEFAULT = 5
 # The browser and server tests mostly wait (for a browser, for the game's clock), so they run in
@@ -59,16 +59,18 @@ def pytest_collection_modifyitems(config, items):
     """Under ``make test``'s workers, the tests that start servers and browsers run in a few
     groups, each group's tests one at a time on one worker (a file's tests always together: they
     may share a server and a game), while the rest of the suite fills the other workers."""
-    servers = [item for item in items if item.path.is_relative_to(ROOT / "tests" / "e2e")
-               or item.path.is_relative_to(ROOT / "tests" / "scaleout")]
-    groups = server_groups(sorted({item.path.name for item in servers}))
-    for item in servers:
-        item.add_marker(pytest.mark.xdist_group(groups[item.path.name]))
-    # A ruleset's engine suites replay the same random games (tests/engines/playthrough.py plays
-    # each once per process): on one worker, each game is played once per run.
+    def starts_servers(item) -> bool:
+        return (item.path.is_relative_to(ROOT / "tests" / "e2e") or item.path.is_relative_to(ROOT / "tests" / "scaleout")
+                or item.get_closest_marker("starts_servers") is not None)
+
+    groups = server_groups(sorted({item.path.name for item in items if starts_servers(item)}))
     for item in items:
         ruleset = getattr(getattr(item, "callspec", None), "params", {}).get("ruleset")
-        if item.path.is_relative_to(ROOT / "tests" / "engines") and hasattr(ruleset, "slug"):
+        if starts_servers(item):
+            item.add_marker(pytest.mark.xdist_group(groups[item.path.name]))
+        elif item.path.is_relative_to(ROOT / "tests" / "engines") and hasattr(ruleset, "slug"):
+            # A ruleset's engine suites replay the same random games (tests/engines/playthrough.py
+            # plays each once per process): on one worker, each game is played once per run.
             item.add_marker(pytest.mark.xdist_group(f"games-{ruleset.slug}"))
 
 

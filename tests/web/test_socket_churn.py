@@ -26,9 +26,8 @@ from mafiagames.models import Player, Room
 
 from .helpers import room_with_players
 
-# A daphne process on this machine's two cores: with the browser tests, one at a time
-# (tests/conftest.py, pytest_collection_modifyitems).
-pytestmark = pytest.mark.xdist_group("servers")
+# A daphne process of its own: grouped with the browser tests (tests/conftest.py).
+pytestmark = pytest.mark.starts_servers
 
 CHURN_SECONDS = 10
 AT_ONCE = 4
