@@ -12,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from django.conf import settings
@@ -222,6 +223,24 @@ def game_events(url: str) -> list[tuple[str, dict]]:
     return [(kind, data) for kind, data in Event.objects.filter(game=game).order_by("seq").values_list("kind", "data")]
 
 
+def server_side(url: str) -> str:
+    """What the server holds for the room at ``url`` when a test waited in vain: its version, the
+    game's phase, whom it waits for, its clock and pause, the last events — so a hang that one
+    loaded run turns up says what it was stuck on."""
+    from engines import registry
+    from mafiagames.models import Event, Game, Room
+
+    room = Room.objects.filter(code=room_code(url)).first()
+    game = Game.objects.filter(room=room).order_by("-pk").first()
+    if game is None:
+        return f"room {room and room.version}: no game"
+    state = game.state
+    last = list(Event.objects.filter(game=game).order_by("-seq").values_list("seq", "kind", "data")[:5])
+    return (f"room version {room.version}, game {game.status} version {game.version}, phase {state.get('phase')!r}, "
+            f"waiting for {registry.get(game.ruleset).waiting_for(state)}, clock {state.get('clock')} started "
+            f"{game.clock_started}, paused {game.paused_at}; last events {last[::-1]}")
+
+
 def room_code(url: str) -> str:
     """The room's code in a join, phone or TV address."""
     return re.search(r"/[a-z]/([A-Z]{4})/", url).group(1)
@@ -258,6 +277,22 @@ def catch_up(phone, turn: int) -> None:
         "t => [...document.querySelectorAll('#ph-panel input[name=turn]')].every(i => +i.value >= t)", arg=turn)
 
 
+def tap_if_there(locator) -> bool:
+    """Tap the first element ``locator`` finds now, as a player taps what his screen shows; False
+    if there is none.  The element itself is tapped, not the locator: a screen that moves on
+    meanwhile (the server's clock closed the step) detaches it, and the tap then ends at once —
+    the caller looks again — instead of waiting for another such button that may never come."""
+    handles = locator.element_handles()   # what is there now: no waiting
+    if not handles:
+        return False
+    try:
+        handles[0].click()
+    except PlaywrightError as gone:
+        if "not attached" not in str(gone) and "detached" not in str(gone):
+            raise
+    return True
+
+
 # Page predicates are functions ("() => …", "v => …"), never bare expressions: Playwright polls a
 # bare expression with eval() inside the page, which the Content-Security-Policy refuses.
 NEWER_VERSION = "v => { const m = document.querySelector('#sv'); return m && +m.dataset.v > v; }"
@@ -271,7 +306,7 @@ def wait_for_next_step(tv, before: int, ready=lambda: False) -> None:
     end = time.monotonic() + HANG_GUARD
     while shown_version(tv) <= before and not ready():
         if time.monotonic() > end:
-            pytest.fail(f"nothing happened for {HANG_GUARD} s after room version {before}")
+            pytest.fail(f"nothing happened for {HANG_GUARD} s after room version {before}: {server_side(tv.url)}")
         try:
             tv.wait_for_function(NEWER_VERSION, arg=before, timeout=500)
         except PlaywrightTimeout:

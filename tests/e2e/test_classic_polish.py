@@ -16,45 +16,53 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import (STAGE_SIZES, StageWatch, catch_up, check_stages, game_events, join_phone, needs_chromium, open_tv,
-                       see_roles_paused, shown_turn, shown_version, stage_twin, start_game, wait_for_next_step)
+                       see_roles_paused, shown_turn, shown_version, stage_twin, start_game, tap_if_there, wait_for_next_step)
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
-STEP_LIMIT = 200   # screens the TV moves through; a 7-player game needs far fewer
+STEP_LIMIT = 400   # taps and waits of the loop below; a 7-player game needs far fewer
+
+
+def phone_can_act(tv, phones) -> bool:
+    turn = shown_turn(tv)
+    choice = f"#ph-panel form.target-choice:has(input[name=turn][value='{turn}']) button:enabled"
+    return any(p.locator(choice).count() for p in phones)
 
 
 def can_act(tv, phones) -> bool:
-    turn = shown_turn(tv)
-    choice = f"#ph-panel form.target-choice:has(input[name=turn][value='{turn}']) button:enabled"
-    return tv.locator("#tv-host button.host-move").count() > 0 or any(p.locator(choice).count() for p in phones)
+    return tv.locator("#tv-host button.host-move").count() > 0 or phone_can_act(tv, phones)
 
 
-def act_once(tv, phones) -> bool:
-    """The host's button on the TV, or one phone's first real button; False if nobody can act.
-    A phone is first brought up to the TV's turn; one already past it waits for the TV."""
-    host_move = tv.locator("#tv-host button.host-move")
-    if host_move.count():
-        host_move.first.click()
-        return True
+def act_once(tv, phones) -> str | None:
+    """The host's button on the TV ("host"), or one phone's first real button ("phone"); None if
+    nobody can act.  A phone is first brought up to the TV's turn; one already past it waits for
+    the TV."""
+    if tap_if_there(tv.locator("#tv-host button.host-move")):
+        return "host"
     turn = shown_turn(tv)
     for phone in phones:
         catch_up(phone, turn)
         # enabled: a phone whose vote is cast shows its buttons disabled until the next step
-        buttons = phone.locator(f"#ph-panel form.target-choice:has(input[name=turn][value='{turn}']) button:enabled")
-        if buttons.count():
-            buttons.first.click()
-            return True
-    return False
+        if tap_if_there(phone.locator(f"#ph-panel form.target-choice:has(input[name=turn][value='{turn}']) button:enabled")):
+            return "phone"
+    return None
 
 
 def play_until(tv, phones, reached) -> None:
-    """Act, step after step, until ``reached()`` (checked before each step) says so."""
+    """Act, step after step, until ``reached()`` (checked before each step) says so.  After a
+    phone's tap the loop goes on as soon as a phone can act: the other voters need not wait for
+    this vote's update, and a tap sent as its socket dropped is never answered — the phone's
+    buttons come back with its reconnect (app.js) and it taps again, as its player would.  The
+    host's button is pressed once per step: a second press would act on the next."""
     for _ in range(STEP_LIMIT):
         if reached():
             return
         before = shown_version(tv)
-        if act_once(tv, phones):
+        acted = act_once(tv, phones)
+        if acted == "host":
             wait_for_next_step(tv, before)
+        elif acted == "phone":
+            wait_for_next_step(tv, before, ready=lambda: phone_can_act(tv, phones))
         else:   # a night step waits for its clock, or a phone's update with its choice is late
             wait_for_next_step(tv, before, ready=lambda: can_act(tv, phones))
     pytest.fail(f"not reached after {STEP_LIMIT} steps")

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import (STAGE_SIZES, StageWatch, check_stages, stage_twin, catch_up, join_phone, needs_chromium, open_tv, pick_crew, shown_turn, shown_version,
-                       start_game, wait_for_next_step)
+                       start_game, tap_if_there, wait_for_next_step)
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
@@ -43,16 +43,16 @@ def act_once(tv, phones, roles, on_deal) -> bool:
             if panel.locator(".plot-drawn").count():
                 expect(tv.locator("#tv-main .plot-drawn")).to_have_count(1)
                 on_deal()
-            panel.locator(".plot-choice button").first.click()
+            tap_if_there(panel.locator(".plot-choice button"))
         elif panel.locator("button[value=ready]").count():
-            panel.locator("button[value=ready]").click()
+            tap_if_there(panel.locator("button[value=ready]"))
         elif panel.locator("form.pick-team").count():
             pick_crew(tv, phones, NAMES)
         elif panel.locator("button[value=approve]").count():
-            panel.locator("button[value=approve]").click()
+            tap_if_there(panel.locator("button[value=approve]"))
         elif panel.locator("button[value=fail]").count():
             card = "fail" if roles[NAMES.index(name)] == "Detective" else "success"
-            panel.locator(f"button[value={card}]").click()
+            tap_if_there(panel.locator(f"button[value={card}]"))
         else:
             continue
         return True
