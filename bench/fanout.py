@@ -146,6 +146,7 @@ class Room:
     host: Client
     tv: Screen
     phones: list[Phone] = field(default_factory=list)
+    tvs: list[Screen] = field(default_factory=list)      # more TVs of the room (--tvs): each a host's screen
     retired: list[Screen] = field(default_factory=list)  # spectators' sockets closed at a restart
     events: list = field(default_factory=list)           # Action or ("barrier", t) in order
     games: int = 1
@@ -155,7 +156,7 @@ class Room:
     errors: list[str] = field(default_factory=list)
 
     def screens(self) -> list[Screen]:
-        return [self.tv] + [p.screen for p in self.phones]
+        return [self.tv] + self.tvs + [p.screen for p in self.phones]
 
     def all_screens(self) -> list[Screen]:
         return self.screens() + self.retired
@@ -306,7 +307,7 @@ class Bench:
             await client.close()  # a spectator never posts
         return Phone(name, client, screen, playing)
 
-    async def make_room(self, index: int, phones: int) -> Room:
+    async def make_room(self, index: int, phones: int, tvs: int = 0) -> Room:
         base = self.base(index, 0)
         host = Client(base)
         code = await harness.create_room(host)
@@ -321,14 +322,21 @@ class Bench:
         await room.wait_started(limit=30.0)
         for i in range(players, phones):
             room.phones.append(await self.join_phone(self.base(index, i + 1), code, f"S{i - players}", playing=False))
+        gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+        async def another_tv(i):
+            async with gate:
+                return await self.screen(base, f"tv{i}", f"/ws/r/{code}/", host.cookie_header(), timeout=120.0)
+
+        room.tvs = list(await asyncio.gather(*(another_tv(i + 1) for i in range(tvs))))
         return room
 
-    async def setup(self, rooms: int, phones: int) -> None:
+    async def setup(self, rooms: int, phones: int, tvs: int = 0) -> None:
         gate = asyncio.Semaphore(SETUP_CONCURRENCY)
 
         async def one(index):
             async with gate:
-                return await self.make_room(index, phones)
+                return await self.make_room(index, phones, tvs)
 
         self.rooms = list(await asyncio.gather(*(one(i) for i in range(rooms))))
 
@@ -409,7 +417,7 @@ def update_latencies(room: Room) -> list[dict]:
             if isinstance(later, tuple):
                 upper_t = later[1]
                 break
-        delays, updated = [], set()
+        delays, tv_delays, updated = [], [], set()
         for screen in event.screens:
             markers = [m for _, m in screen.arrivals]
             k = bisect.bisect_left(markers, event.version)
@@ -418,7 +426,9 @@ def update_latencies(room: Room) -> list[dict]:
                 if m < upper_v and t < upper_t and t >= event.t0:
                     delays.append(t - event.t0)
                     updated.add(id(screen))
-        results.append({"action": event, "delays": delays, "tv": id(event.screens[0]) in updated,
+                    if screen.label.startswith("tv"):
+                        tv_delays.append(t - event.t0)
+        results.append({"action": event, "delays": delays, "tv_delays": tv_delays, "tv": id(event.screens[0]) in updated,
                         "actor": id(event.actor) in updated, "ends_game": upper_t != float("inf")})
     return results
 
@@ -445,6 +455,9 @@ def app_figures(bench: Bench, window: tuple[float, float], rate: float, duration
         "tap_to_last_ms": summary([max(r["delays"]) for r in with_frames]),
         "tap_to_last_ms_by_kind": {kind: summary(values) for kind, values in sorted(kinds.items())},
         "tap_to_first_ms": summary([min(r["delays"]) for r in with_frames]),
+        # every TV's frame (the room's TV and the --tvs more), and per action the last TV's
+        "tap_to_tv_ms": summary([d for r in per_action for d in r["tv_delays"]]),
+        "tap_to_last_tv_ms": summary([max(r["tv_delays"]) for r in per_action if r["tv_delays"]]),
         "tap_to_http_answer_ms": summary([a.t_answer - a.t0 for a in ok]),
         "actions_ok": len(ok),
         "actions_refused": sum(1 for a in actions if 400 <= a.status < 500),
@@ -824,7 +837,7 @@ async def run(args, deployment: "Deployment") -> dict:
     load_before = loadavg()
     bench = Bench(deployment.urls, args.seed, deployment.pids, args.spread)
     t = time.perf_counter()
-    await bench.setup(args.rooms, args.phones)
+    await bench.setup(args.rooms, args.phones, args.tvs)
     setup_s = time.perf_counter() - t
     note(f"set up {len(bench.rooms)} room(s) in {setup_s:.1f} s; playing for {args.duration:g} s")
     window, cpu = await measure_play(bench, args, deployment)
@@ -842,7 +855,7 @@ async def run(args, deployment: "Deployment") -> dict:
     ratio = None
     if base and base["tap_to_last_ms"]["p99"] and ours["tap_to_last_ms"]["p99"]:
         ratio = ours["tap_to_last_ms"]["p99"] / base["tap_to_last_ms"]["p99"]
-    return {"config": {"rooms": args.rooms, "phones": args.phones, "rate": args.rate, "duration": args.duration,
+    return {"config": {"rooms": args.rooms, "phones": args.phones, "tvs": args.tvs, "rate": args.rate, "duration": args.duration,
                        "urls": bench.urls, "database": deployment.database, "spread": args.spread,
                        "loadavg_before": load_before, "loadavg_after": loadavg()}, "mafiagames": ours, "baseline": base, "p99_ratio_vs_baseline": ratio}
 
@@ -855,11 +868,12 @@ def print_table(result: dict, logs: dict[str, list[str]]) -> None:
     c, ours, base = result["config"], result["mafiagames"], result["baseline"]
     processes = f"{len(c['urls'])} processes ({c['spread']} spread)" if len(c["urls"]) > 1 else "1 process"
     print(f"\nfan-out: {processes} on {c['database']}; "
-          f"{c['rooms']} room(s) × ({c['phones']} phones + 1 TV) = {c['rooms'] * (c['phones'] + 1)} sockets, "
+          f"{c['rooms']} room(s) × ({c['phones']} phones + {1 + c['tvs']} TV) = {c['rooms'] * (c['phones'] + 1 + c['tvs'])} sockets, "
           f"{c['rate']:g} actions/s asked, {ours['play_seconds']:.1f} s of play (setup {ours['setup_seconds']:.1f} s); "
           f"load average {c['loadavg_before']} before, {c['loadavg_after']} after")
     print(f"{'latency (ms)':34}{'p50':>8}{'p95':>8}{'p99':>8}{'max':>8}{'n':>8}")
     rows = [("tap → last screen", ours["tap_to_last_ms"]), ("tap → first screen", ours["tap_to_first_ms"]),
+            ("tap → a TV (every TV's frame)", ours["tap_to_tv_ms"]), ("tap → last TV", ours["tap_to_last_tv_ms"]),
             ("tap → answer (ack)", ours["tap_to_http_answer_ms"])]
     if base:
         rows += [("baseline tap → last client", base["tap_to_last_ms"]),
@@ -906,6 +920,7 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rooms", type=int, default=1)
     parser.add_argument("--phones", type=int, default=20, help="phones per room (beyond 10 they spectate)")
+    parser.add_argument("--tvs", type=int, default=0, help="more TVs per room (the host's screen opened again)")
     parser.add_argument("--rate", type=float, default=20.0, help="actions per second over all rooms")
     parser.add_argument("--duration", type=float, default=15.0, help="seconds of play (each: ours, baseline)")
     parser.add_argument("--baseline-duration", type=float, default=None)

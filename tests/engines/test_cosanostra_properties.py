@@ -15,24 +15,33 @@ from engines.cosanostra.cards import RED, instances
 from tests.engines.cosanostra_helpers import ENGINE
 from tests.engines.playthrough import random_playthrough
 
+# These games are played where the tests run, once (playthrough.py memoises them): on one worker.
+pytestmark = pytest.mark.xdist_group("cosanostra-properties")
+
 GAMES = [(players, seed, options) for players in (2, 3, 4) for seed in (11, 12)
          for options in ({}, {"max_rounds": "10", "city_sale_piece": "to_supply", "bankruptcy_ends_game": False,
                               "capo_diagonal": "off", "fortuna_uses_colour_die": True})]
 
 
-def _plays():
-    return [random_playthrough(ENGINE, players, options, seed) for players, seed, options in GAMES]
+def _id(game) -> str:
+    players, seed, options = game
+    return f"players={players} options={options} seed={seed}"
 
 
-PLAYS = _plays()
+def _play(game):
+    """The game, played when a test first asks for it (not as the module is collected: every
+    worker collects it, and only the one that runs these tests needs the games)."""
+    players, seed, options = game
+    return random_playthrough(ENGINE, players, options, seed)
 
 
 def _rank_of(tiles: int) -> str:
     return [name for name, lowest, _ in board.RANKS if tiles >= lowest][-1]
 
 
-@pytest.mark.parametrize("play", PLAYS, ids=str)
-def test_money_pieces_picciotti_markers_and_red_cards_are_conserved_after_every_action(play):
+@pytest.mark.parametrize("game", GAMES, ids=_id)
+def test_money_pieces_picciotti_markers_and_red_cards_are_conserved_after_every_action(game):
+    play = _play(game)
     for state in play.states:
         assert state["bank"] + sum(f["cash"] for f in state["families"]) == board.BANK_TOTAL
         assert state["bank"] >= 0 and all(f["cash"] >= 0 for f in state["families"])
@@ -50,15 +59,17 @@ def test_money_pieces_picciotti_markers_and_red_cards_are_conserved_after_every_
         assert sorted(cards) == sorted(instances(RED))          # every red card somewhere, once
 
 
-@pytest.mark.parametrize("play", PLAYS, ids=str)
-def test_rank_always_matches_the_tile_count(play):
+@pytest.mark.parametrize("game", GAMES, ids=_id)
+def test_rank_always_matches_the_tile_count(game):
+    play = _play(game)
     for state in play.states[::5]:
         for family in ENGINE.view(state, None)["families"]:
             assert family["rank"] == _rank_of(family["tiles"])
 
 
-@pytest.mark.parametrize("play", [p for p in PLAYS if p.options.get("max_rounds") == "10"], ids=str)
-def test_games_with_a_round_limit_end_within_it(play):
+@pytest.mark.parametrize("game", [g for g in GAMES if g[2].get("max_rounds") == "10"], ids=_id)
+def test_games_with_a_round_limit_end_within_it(game):
+    play = _play(game)
     assert all(state["round"] <= 10 for state in play.states)
     assert ENGINE.outcome(play.final) is not None
 

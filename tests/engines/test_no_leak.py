@@ -8,6 +8,7 @@ and private events reach only the seats entitled to them.
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -33,17 +34,13 @@ def games(ruleset):
             for play in playthroughs(ruleset, options, seeds=LEAK_SEEDS)]
 
 
-def keys_in(value) -> set:
-    """Every dict key anywhere in ``value`` (a view: dicts and lists of plain data)."""
-    keys, todo = set(), [value]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, dict):
-            keys.update(item)
-            todo.extend(item.values())
-        elif isinstance(item, list):
-            todo.extend(item)
-    return keys
+def keys_named(value, keys: frozenset) -> set:
+    """Those of ``keys`` that appear as a dict key anywhere in ``value`` (a view: dicts and lists
+    of plain data).  Read from its JSON text, where a key and only a key is followed by a colon
+    (a colon inside a string follows an escaped quote): the C encoder walks the view far faster
+    than a Python loop, and this runs for every viewer at every state."""
+    text = json.dumps(value)
+    return {key for key in keys if f'"{key}":' in text}
 
 
 def leaks(ruleset, knowledge, plays, view=None):
@@ -62,7 +59,7 @@ def leaks(ruleset, knowledge, plays, view=None):
             for viewer in [None, *range(play.players)]:
                 who = "the TV" if viewer is None else f"seat {viewer}"
                 shown = view(state, viewer)
-                named = forbidden & keys_in(shown)
+                named = keys_named(shown, forbidden)
                 if named:
                     found.append(f"{play}: after action {index}, the view of {who} names {sorted(named)}")
                 for variant in knowledge.variants(state, viewer, rng):
