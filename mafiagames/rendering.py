@@ -531,17 +531,31 @@ def _tv_board(table: Table, kept: dict, memo: dict, host: bool) -> dict:
 def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
               kept: dict | None = None, device: int | None = None) -> dict[str, str]:
     """The TV.  Its board and roster change with nearly every tap: they are rendered once per
-    room version for every TV (``memo``).  The narration and the host's bars rarely change:
+    room version for every TV (``memo``), and so is each distinct screen.  The narration and the host's bars rarely change:
     they are kept across versions (``_render``), each from a small context of its own.
     ``device``: the host device this TV is (HostDevice), if it hosts."""
     memo = {} if memo is None else memo
     kept = {} if kept is None else _bounded(kept)
-    return _in_language(table.language, lambda: _tv(table, host, memo, kept, device))
+    # The whole screen, once per room version for all the TVs that show the same (host or not,
+    # which host device): a room watched by hundreds of screens renders it once per tap.
+    key = ("tv-screen", host, device)
+    screen = memo.get(key)
+    if screen is None:
+        screen = memo[key] = _in_language(table.language, lambda: _tv(table, host, memo, kept, device))
+    return screen
 
 
 def _tv(table: Table, host: bool, memo: dict, kept: dict, device: int | None = None) -> dict[str, str]:
     seat_help = _seat_help(table, kept, memo) if host else None
-    board = functools.cache(lambda: _tv_board(table, kept, memo, host))
+
+    def board() -> dict:
+        # Once per room version for every TV of the room (its narration reads it too), not once
+        # per socket: a room watched by many screens made it again for each.
+        made = memo.get(("tv-board", host))
+        if made is None:
+            made = memo[("tv-board", host)] = _tv_board(table, kept, memo, host)
+        return made
+
     screen = {}
     for frag in ("tv-players", "tv-main"):
         html = memo.get(("tv", frag))

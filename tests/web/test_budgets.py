@@ -317,11 +317,14 @@ def button_for(slug: str, html: str, move: dict) -> dict:
     return as_message(pressed[0])
 
 
-async def measure(slug: str, tap: str, counts: Counts) -> dict:
+async def measure(slug: str, tap: str, counts: Counts, audience: int = 0, settled_hook=None) -> dict:
+    """The tap's counts in the room of 20 phones and the host's TV; ``audience``: that many more
+    TVs that do not host (the room's screen opened in other browsers: a watch party).
+    ``settled_hook()`` is called once the tap has settled, before the sockets disconnect."""
     room, players, game, seat, move = await database_sync_to_async(prepare)(slug, tap)
     tv = tv_socket(room, host=True)
     phones = {player.pk: phone_socket(player) for player in players}
-    sockets = [tv, *phones.values()]
+    sockets = [tv, *phones.values(), *(tv_socket(room) for _ in range(audience))]
     shown: dict[int, dict[str, str]] = {}
     try:
         for socket in sockets:
@@ -349,6 +352,8 @@ async def measure(slug: str, tap: str, counts: Counts) -> dict:
             version = int(answered.group(1))
             assert 'role="alert"' not in answer[-1], answer[-1]
         await settled(room.code, version, len(sockets))
+        if settled_hook is not None:
+            settled_hook()
         renders, statements = sum(counts.templates.values()), sum(counts.statements.values())
         templates, threads = dict(counts.templates), dict(counts.statements)
         now = (await database_sync_to_async(Room.objects.get)(pk=room.pk)).version
@@ -398,3 +403,38 @@ async def test_a_tap_stays_within_its_budget(slug, tap, counts, quiet_room, monk
     over = {key: (measured[key], budget[key]) for key in MEASURES if measured[key] > budget[key]}
     assert not over, f"{slug} {tap} over budget: " + "; ".join(
         f"{key} {value:g} > {limit:g}" for key, (value, limit) in over.items())
+
+
+async def test_a_tap_makes_each_distinct_tv_screen_once_however_many_tvs_watch(counts, quiet_room, monkeypatch):
+    """Every TV of a room that is not the host's shows the same screen: a tap builds it once per
+    room version for all of them (rendering.tv_screen's memo), as it builds the host's once.  A
+    room on 500 screens made it 500 times (bench/fanout.py --tvs; docs/performance.md)."""
+    from mafiagames import rendering
+
+    made, board = Counter(), Counter()
+    tv, tv_board = rendering._tv, rendering._tv_board
+
+    def counting_tv(table, host, *args, **kwargs):
+        made[host] += 1
+        return tv(table, host, *args, **kwargs)
+
+    def counting_board(table, kept, memo, host):
+        board[host] += 1
+        return tv_board(table, kept, memo, host)
+
+    reset, counted = counts.reset, {}
+
+    def tap_starts():   # measure() resets the counts as it taps: the screens sent on connecting are not the tap's
+        reset()
+        made.clear()
+        board.clear()
+
+    def tap_settled():  # and what the sockets' closing costs afterwards is not the tap's either
+        counted.update(made=dict(made), board=dict(board))
+
+    monkeypatch.setattr(rendering, "_tv", counting_tv)
+    monkeypatch.setattr(rendering, "_tv_board", counting_board)
+    monkeypatch.setattr(counts, "reset", tap_starts)
+    measured = await measure("mafie", "vote", counts, audience=5, settled_hook=tap_settled)
+    assert measured["screens_updated"] >= 1 + 5   # every TV, and the voter's phone
+    assert counted == {"made": {True: 1, False: 1}, "board": {True: 1, False: 1}}, counted
