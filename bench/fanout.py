@@ -16,6 +16,7 @@ size.
     .venv/bin/python bench/fanout.py                                   # 1 room × 20 phones, 20/s
     .venv/bin/python bench/fanout.py --rooms 100 --phones 10 --rate 100 --duration 15
     .venv/bin/python bench/fanout.py --url http://127.0.0.1:8000 --server-pid 1234 --json
+    .venv/bin/python bench/fanout.py --tvs 499 --phones 10 --rate 5 --no-baseline   # 500 TVs in one room
 
 Without ``--url`` it starts its own daphne on 127.0.0.1 with a temp SQLite database.  It only
 talks to 127.0.0.1 and stops by itself (``--seconds`` caps the whole run).
