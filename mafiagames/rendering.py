@@ -531,9 +531,9 @@ def _tv_board(table: Table, kept: dict, memo: dict, host: bool) -> dict:
 def tv_screen(table: Table, *, host: bool, memo: dict | None = None,
               kept: dict | None = None, device: int | None = None) -> dict[str, str]:
     """The TV.  Its board and roster change with nearly every tap: they are rendered once per
-    room version for every TV (``memo``), and so is each distinct screen.  The narration and the host's bars rarely change:
-    they are kept across versions (``_render``), each from a small context of its own.
-    ``device``: the host device this TV is (HostDevice), if it hosts."""
+    room version for every TV (``memo``), and so is each distinct screen.  The narration and the
+    host's bars rarely change: they are kept across versions (``_render``), each from a small
+    context of its own.  ``device``: the host device this TV is (HostDevice), if it hosts."""
     memo = {} if memo is None else memo
     kept = {} if kept is None else _bounded(kept)
     # The whole screen, once per room version for all the TVs that show the same (host or not,
