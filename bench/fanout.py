@@ -428,7 +428,7 @@ def update_latencies(room: Room) -> list[dict]:
                 if m < upper_v and t < upper_t and t >= event.t0:
                     delays.append(t - event.t0)
                     updated.add(id(screen))
-                    if screen.label.startswith("tv"):
+                    if screen.path.startswith("/ws/r/"):   # a TV's socket
                         tv_delays.append(t - event.t0)
         results.append({"action": event, "delays": delays, "tv_delays": tv_delays, "tv": id(event.screens[0]) in updated,
                         "actor": id(event.actor) in updated, "ends_game": upper_t != float("inf")})

@@ -23,10 +23,15 @@ NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
 STEP_LIMIT = 400   # taps and waits of the loop below; a 7-player game needs far fewer
 
 
+def choices(phone, turn: int):
+    """A phone's buttons for ``turn``; enabled only: a phone whose vote is cast shows its buttons
+    disabled until the next step."""
+    return phone.locator(f"#ph-panel form.target-choice:has(input[name=turn][value='{turn}']) button:enabled")
+
+
 def phone_can_act(tv, phones) -> bool:
     turn = shown_turn(tv)
-    choice = f"#ph-panel form.target-choice:has(input[name=turn][value='{turn}']) button:enabled"
-    return any(p.locator(choice).count() for p in phones)
+    return any(choices(p, turn).count() for p in phones)
 
 
 def can_act(tv, phones) -> bool:
@@ -42,8 +47,7 @@ def act_once(tv, phones) -> str | None:
     turn = shown_turn(tv)
     for phone in phones:
         catch_up(phone, turn)
-        # enabled: a phone whose vote is cast shows its buttons disabled until the next step
-        if tap_if_there(phone.locator(f"#ph-panel form.target-choice:has(input[name=turn][value='{turn}']) button:enabled")):
+        if tap_if_there(choices(phone, turn)):
             return "phone"
     return None
 
