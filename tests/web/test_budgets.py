@@ -317,14 +317,11 @@ def button_for(slug: str, html: str, move: dict) -> dict:
     return as_message(pressed[0])
 
 
-async def measure(slug: str, tap: str, counts: Counts, audience: int = 0, settled_hook=None) -> dict:
-    """The tap's counts in the room of 20 phones and the host's TV; ``audience``: that many more
-    TVs that do not host (the room's screen opened in other browsers: a watch party).
-    ``settled_hook()`` is called once the tap has settled, before the sockets disconnect."""
+async def measure(slug: str, tap: str, counts: Counts) -> dict:
     room, players, game, seat, move = await database_sync_to_async(prepare)(slug, tap)
     tv = tv_socket(room, host=True)
     phones = {player.pk: phone_socket(player) for player in players}
-    sockets = [tv, *phones.values(), *(tv_socket(room) for _ in range(audience))]
+    sockets = [tv, *phones.values()]
     shown: dict[int, dict[str, str]] = {}
     try:
         for socket in sockets:
@@ -352,8 +349,6 @@ async def measure(slug: str, tap: str, counts: Counts, audience: int = 0, settle
             version = int(answered.group(1))
             assert 'role="alert"' not in answer[-1], answer[-1]
         await settled(room.code, version, len(sockets))
-        if settled_hook is not None:
-            settled_hook()
         renders, statements = sum(counts.templates.values()), sum(counts.statements.values())
         templates, threads = dict(counts.templates), dict(counts.statements)
         now = (await database_sync_to_async(Room.objects.get)(pk=room.pk)).version
@@ -405,12 +400,16 @@ async def test_a_tap_stays_within_its_budget(slug, tap, counts, quiet_room, monk
         f"{key} {value:g} > {limit:g}" for key, (value, limit) in over.items())
 
 
-async def test_a_tap_makes_each_distinct_tv_screen_once_however_many_tvs_watch(counts, quiet_room, monkeypatch):
-    """Every TV of a room that is not the host's shows the same screen: a tap builds it once per
-    room version for all of them (rendering.tv_screen's memo), as it builds the host's once.  A
-    room on 500 screens made it 500 times (bench/fanout.py --tvs; docs/performance.md)."""
+def test_a_room_version_builds_each_distinct_tv_screen_once_however_many_tvs_watch(monkeypatch):
+    """Every TV of a room that is not the host's shows the same screen: each room version builds
+    it once for all of them (rendering.tv_screen's memo, one per version: screens.Snapshot), as
+    it builds the host's once.  A room on 500 screens built it 500 times per tap (bench/fanout.py
+    --tvs; docs/performance.md)."""
     from mafiagames import rendering
+    from mafiagames.tables import load_table
 
+    room, *_ = prepare("mafie", "vote")
+    table = load_table(Room.objects.get(pk=room.pk))
     made, board = Counter(), Counter()
     tv, tv_board = rendering._tv, rendering._tv_board
 
@@ -422,19 +421,14 @@ async def test_a_tap_makes_each_distinct_tv_screen_once_however_many_tvs_watch(c
         board[host] += 1
         return tv_board(table, kept, memo, host)
 
-    reset, counted = counts.reset, {}
-
-    def tap_starts():   # measure() resets the counts as it taps: the screens sent on connecting are not the tap's
-        reset()
-        made.clear()
-        board.clear()
-
-    def tap_settled():  # and what the sockets' closing costs afterwards is not the tap's either
-        counted.update(made=dict(made), board=dict(board))
-
     monkeypatch.setattr(rendering, "_tv", counting_tv)
     monkeypatch.setattr(rendering, "_tv_board", counting_board)
-    monkeypatch.setattr(counts, "reset", tap_starts)
-    measured = await measure("mafie", "vote", counts, audience=5, settled_hook=tap_settled)
-    assert measured["screens_updated"] >= 1 + 5   # every TV, and the voter's phone
-    assert counted == {"made": {True: 1, False: 1}, "board": {True: 1, False: 1}}, counted
+    memo, kept = {}, {}   # as the consumers of one room version share them
+    device = table.host_devices[0]["id"] if table.host_devices else None
+    hosts = [rendering.tv_screen(table, host=True, memo=memo, kept=kept, device=device) for _ in range(2)]
+    audience = [rendering.tv_screen(table, host=False, memo=memo, kept=kept) for _ in range(5)]
+    assert made == {True: 1, False: 1} and board == {True: 1, False: 1}, (made, board)
+    # and what they show is what each would have been shown alone
+    assert all(screen == rendering.tv_screen(table, host=True, device=device) for screen in hosts)
+    assert all(screen == rendering.tv_screen(table, host=False) for screen in audience)
+    assert audience[0] != hosts[0]   # the host's bars are the host's alone
