@@ -19,19 +19,21 @@ from engines.base import Event as EngineEvent
 from .models import Event
 from .presenters import presenter
 
-# A step with more lines or characters than this is set smaller, in two columns; one longer than a page (lines,
-# characters: what the TV's story card holds at its smaller size, a short line a row) goes on in
-# the next step (the TV never scrolls).
-MANY_LINES, MANY_CHARS = 5, 150
-PAGE_LINES = 8
-PAGE_CHARS = 320
-ROW_CHARS = 25
+# How much of a step the TV's story card holds (the TV never scrolls), counted in rows: a line
+# takes as many rows as its characters fill at a size (``rows``).  The card stands in the finished
+# layout's first column, at least some 700 px wide at 1080p (static/app.css caps the columns
+# beside it), under the result: some 26 characters a row and 6 rows at the big size; a step with
+# more lines or rows is set smaller (``many``), some 36 characters a row, and a page holds at most
+# ``PAGE_ROWS`` of those and ``PAGE_LINES`` lines; a longer step goes on in the next.
+BIG_ROW_CHARS, BIG_ROWS, MANY_LINES = 26, 6, 5
+SMALL_ROW_CHARS, PAGE_ROWS, PAGE_LINES = 36, 8, 8
 # The whole story at once (the host's All) on the TV: three columns of about 28 characters, some
 # 10 rows each at the reading size (a step is not split across columns, a long line wraps).  A longer story (eighteen nights of Mrakošlapi) shows each
 # step's first lines and its last steps, as many as fit, and says how many more the phones show
-# (a phone scrolls; the TV never does).  Before the current step the TV names at most ``EARLIER`` steps.
+# (a phone scrolls; the TV never does).  Before the current step the TV names at most ``EARLIER``
+# steps, on one row.
 ALL_ROWS, ALL_ROW_CHARS, ALL_HEADING_CHARS, ALL_LEAST = 30, 28, 22, 2
-EARLIER = 6
+EARLIER = 2
 # How long one step holds the stage before the next comes by itself (× CLOCK_SCALE): time for
 # the table to read a job or a night out loud and react.
 STEP_SECONDS = 8
@@ -58,13 +60,13 @@ def paged(story: list[dict]) -> list[dict]:
 
 
 def pages(lines: list[dict]) -> list[list[dict]]:
-    """Lines cut into pages of at most ``PAGE_LINES`` lines and ``PAGE_CHARS`` characters, a
-    short line counted as a whole row (``ROW_CHARS``); at least one line a page, one page at least."""
+    """Lines cut into pages of at most ``PAGE_LINES`` lines and ``PAGE_ROWS`` rows at the smaller
+    size; at least one line a page (a line is never cut), one page at least."""
     cut: list[list[dict]] = [[]]
     used = 0
     for line in lines:
-        cost = length([line])
-        if cut[-1] and (len(cut[-1]) == PAGE_LINES or used + cost > PAGE_CHARS):
+        cost = rows([line], SMALL_ROW_CHARS)
+        if cut[-1] and (len(cut[-1]) == PAGE_LINES or used + cost > PAGE_ROWS):
             cut.append([])
             used = 0
         cut[-1].append(line)
@@ -72,9 +74,14 @@ def pages(lines: list[dict]) -> list[list[dict]]:
     return cut
 
 
-def length(lines: list[dict]) -> int:
-    """How much room lines take on the TV, in characters: a short line counts as a whole row."""
-    return sum(max(len(line["text"]), ROW_CHARS) for line in lines)
+def rows(lines: list[dict], per_row: int) -> int:
+    """How many rows lines take on the TV at ``per_row`` characters a row (a line starts a row)."""
+    return sum(max(1, -(-len(line["text"]) // per_row)) for line in lines)
+
+
+def many(lines: list[dict]) -> bool:
+    """Whether a step is set at the smaller size on the TV: too many lines or rows for the big one."""
+    return len(lines) > MANY_LINES or rows(lines, BIG_ROW_CHARS) > BIG_ROWS
 
 
 def due_in(game: dict, now: float | None = None) -> float | None:
@@ -105,7 +112,7 @@ def told(game: dict, story: list[dict], seat: int | None = None) -> dict:
     return {"index": index, "number": index + 1, "count": len(story), "all": at["all"],
             "earlier": earlier, "earlier_more": index - len(earlier), "steps_before": before,
             "steps": every,
-            "current": shown(story[index]), "many": len(story[index]["lines"]) > MANY_LINES or length(story[index]["lines"]) > MANY_CHARS}
+            "current": shown(story[index]), "many": many(story[index]["lines"])}
 
 
 def fitted(steps: list[dict]) -> tuple[int, list[dict]]:
@@ -113,13 +120,12 @@ def fitted(steps: list[dict]) -> tuple[int, list[dict]]:
     at least ``ALL_LEAST`` lines each, every step cut to the same number of first lines, each
     saying how many more it has (``more``); and how many steps before them it leaves to the
     phones.  The end of a story is what a table wants to see again; a phone has every line."""
-    def rows(tail: list[dict], cap: int) -> int:
-        return sum(-(-len(step["heading"]) // ALL_HEADING_CHARS)
-                   + sum(-(-len(line["text"]) // ALL_ROW_CHARS) for line in step["lines"][:cap])
+    def taken(tail: list[dict], cap: int) -> int:
+        return sum(rows([{"text": step["heading"]}], ALL_HEADING_CHARS) + rows(step["lines"][:cap], ALL_ROW_CHARS)
                    + (len(step["lines"]) > cap) for step in tail)
     for first in range(len(steps)):
         tail = steps[first:]
-        cap = next((cap for cap in range(PAGE_LINES, ALL_LEAST - 1, -1) if rows(tail, cap) <= ALL_ROWS), None)
+        cap = next((cap for cap in range(PAGE_LINES, ALL_LEAST - 1, -1) if taken(tail, cap) <= ALL_ROWS), None)
         if cap is not None or first == len(steps) - 1:
             cap = ALL_LEAST if cap is None else cap
             return first, [{**step, "lines": step["lines"][:cap], "more": max(0, len(step["lines"]) - cap)}

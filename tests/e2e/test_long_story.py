@@ -13,9 +13,9 @@ from playwright.sync_api import expect
 
 from engines import registry
 from engines.base import resolve_options
-from mafiagames import services
+from mafiagames import services, story
 from mafiagames.models import Event, Game, Room
-from tests.engines.playthrough import random_playthrough
+from tests.engines.playthrough import option_combinations, random_playthrough
 
 from .conftest import STAGE_SIZES, check_stages, join_phone, needs_chromium, open_tv, stage_twin
 
@@ -58,3 +58,64 @@ def test_the_whole_story_of_a_long_game_fits_both_tvs(live_daphne, browser, outp
     expect(phone.locator(".story-all")).to_be_visible()
     assert phone.locator(".story-all .story-lines li").count() > shown > 0
     phone.screenshot(path=str(output_dir / "long-story-phone-360.png"), full_page=True)
+
+
+# The longest names at the largest table, every option on: a story's pages are their tallest.
+NAMES = ["Alexandra", "Bartholomew", "Christina", "Dominik", "Evangeline", "Ferdinand", "Gwendolyn",
+         "Hieronymus", "Isabella", "Jaroslav", *(f"Player {i}" for i in range(11, 22))]
+
+
+def tallest_steps(ruleset) -> list[tuple]:
+    """(playthrough, players, step index) of the story steps that take the most rows on the TV's
+    story card, at the big size and at the smaller one (``story.rows``), of a few random games at
+    the smallest and the largest table: a deal decides how long a step is."""
+    found = []
+    for combo in (option_combinations(ruleset)[-1], {}):
+        options = {**resolve_options(ruleset, combo), "moments": False, "briefing": False}
+        for players in sorted({ruleset.min_players, min(ruleset.max_players, len(NAMES))}):
+            for seed in range(3):
+                play = random_playthrough(ruleset, players, options, seed)
+                game = {"ruleset": ruleset.slug, "names": NAMES[:players], "options": play.options}
+                for index, step in enumerate(story.steps(game, play.events)):
+                    found.append((play, players, index, step))
+    big = [f for f in found if not story.many(f[3]["lines"])]
+    small = [f for f in found if story.many(f[3]["lines"])]
+    chosen = []
+    for pool, per_row in ((big, story.BIG_ROW_CHARS), (small, story.SMALL_ROW_CHARS)):
+        if pool:
+            chosen.append(max(pool, key=lambda f: story.rows(f[3]["lines"], per_row)
+                              + story.rows([{"text": f[3]["heading"]}], per_row)))
+    return [(play, players, index) for play, players, index, _step in chosen]
+
+
+@needs_chromium
+def test_the_tallest_step_of_every_rulesets_story_fits_both_tvs(live_daphne, browser, output_dir):
+    tv, url = open_tv(browser, live_daphne.url, size=STAGE_SIZES[0])
+    twin = stage_twin(tv)
+    room = Room.objects.get(code=url.rstrip("/").rsplit("/", 1)[-1])
+    for name in NAMES:
+        services.join_room(room, name)
+    everyone = list(room.players.all())
+    problems, checked = [], 0
+    for ruleset in registry.all():
+        for play, players, index in tallest_steps(ruleset):
+            Game.objects.filter(room=room).delete()
+            seated = everyone[:players]
+            game = Game.objects.create(
+                room=room, ruleset=ruleset.slug, options=play.options, seed=play.seed, seats=[p.pk for p in seated],
+                names=[p.name for p in seated], state=play.final, version=len(play.steps), next_seq=len(play.events),
+                status=Game.Status.FINISHED, outcome=ruleset.outcome(play.final).to_json(), finished=timezone.now(),
+                story_step=index)
+            Event.objects.bulk_create(Event(game=game, seq=seq, version=0, kind=event.kind, audience=event.audience,
+                                            data=event.data) for seq, event in enumerate(play.events))
+            services.changed(room)
+            for page in (tv, twin):
+                page.reload()
+                expect(page.locator("[data-story-step]")).to_have_attribute("data-story-step", str(index))
+            try:
+                check_stages([tv, twin], f"story-{ruleset.slug}-{index}", output_dir)
+            except AssertionError as failed:
+                problems.append(str(failed))
+            checked += 1
+    assert not problems, "\n".join(problems)
+    assert checked >= len(registry.all()) + 1

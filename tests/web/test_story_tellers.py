@@ -93,12 +93,29 @@ def test_mrakoslapi_tells_the_hands_as_dealt_and_each_nights_choices_and_trace()
 
 def test_a_long_step_goes_on_in_the_next_steps():
     """The TV shows a step whole and never scrolls: ``story.paged`` cuts a long one, by lines
-    and by characters (a short line counts as a row)."""
+    and by the rows its lines fill at the TV's smaller size (a line starts a row)."""
     short = [{"text": str(n), "seats": []} for n in range(story.PAGE_LINES * 2 + 1)]
     paged = story.paged([{"heading": "Night 1", "lines": short}, {"heading": "Day 1", "lines": []}])
     assert [s["heading"] for s in paged] == ["Night 1", "Night 1 (2)", "Night 1 (3)", "Day 1"]
     assert [len(s["lines"]) for s in paged] == [story.PAGE_LINES, story.PAGE_LINES, 1, 0]
     assert [line for step in paged[:3] for line in step["lines"]] == short
-    long = [{"text": "x" * (story.PAGE_CHARS // 2), "seats": []} for _ in range(3)]
+    half = story.SMALL_ROW_CHARS * story.PAGE_ROWS // 2   # a line of half a page's rows
+    long = [{"text": "x" * half, "seats": []} for _ in range(3)]
     assert [len(lines) for lines in story.pages(long)] == [2, 1]
-    assert story.pages([{"text": "x" * (story.PAGE_CHARS * 2), "seats": []}]) == [[{"text": "x" * (story.PAGE_CHARS * 2), "seats": []}]]
+    # one row more than a page's half: each line a page of its own
+    longer = [{"text": "x" * (half + 1), "seats": []} for _ in range(2)]
+    assert [len(lines) for lines in story.pages(longer)] == [1, 1]
+    whole = [{"text": "x" * (story.SMALL_ROW_CHARS * story.PAGE_ROWS * 2), "seats": []}]
+    assert story.pages(whole) == [whole]   # a line is never cut
+
+
+def test_a_step_is_set_smaller_when_its_lines_would_fill_too_many_rows_at_the_big_size():
+    """The big size holds ``BIG_ROWS`` rows of ``BIG_ROW_CHARS``: three lines that wrap to three
+    rows each are set smaller, as are more than ``MANY_LINES`` short lines (a Cosa Nostra start
+    of four long gate lines once ran the TV's story card off a 1080p screen)."""
+    def lines(*lengths):
+        return [{"text": "x" * n, "seats": []} for n in lengths]
+    assert not story.many(lines(*[story.BIG_ROW_CHARS * 2] * (story.BIG_ROWS // 2)))
+    assert story.many(lines(*[story.BIG_ROW_CHARS + 1] * (story.BIG_ROWS // 2 + 1)))
+    assert story.many(lines(*[3] * (story.MANY_LINES + 1)))
+    assert not story.many(lines(*[3] * story.MANY_LINES))
