@@ -35,7 +35,7 @@ SERVER_TEST_SECONDS = {
     "test_two_processes.py": 30, "test_cosanostra_game.py": 30, "test_pause_and_proxy.py": 27,
     "test_moments.py": 26, "test_screens_stay_live.py": 24, "test_lost_phone.py": 24,
     "test_fullest_stages.py": 23, "test_mixed_languages.py": 22, "test_stage.py": 18,
-    "test_host_phone.py": 14, "test_tiny_ruleset.py": 12, "test_socket_churn.py": 12, "test_csp.py": 11,
+    "test_host_phone.py": 14, "test_long_story.py": 45, "test_tiny_ruleset.py": 12, "test_socket_churn.py": 12, "test_csp.py": 11,
 }
 SERVER_TEST_DEFAULT = 5
 # The browser and server tests mostly wait (for a browser, for the game's clock), so they run in
