@@ -53,6 +53,10 @@ def test_the_whole_story_of_a_long_game_fits_both_tvs(live_daphne, browser, outp
     twin = stage_twin(tv)
     expect(twin.locator("[data-story-all]")).to_have_attribute("data-story-all", "1")
     check_stages([tv, twin], "long-story-all", output_dir)
+    # The evening's scores stand above the host's bar, not under it (eight rows once ran beneath it).
+    for page in (tv, twin):
+        scores, bar = (page.locator(where).bounding_box() for where in ("#tv-players .scoreboard", "#tv-host"))
+        assert scores["y"] + scores["height"] <= bar["y"] + 1, f"the scores run under the host's bar at {page.viewport_size}"
     # The TV tells each step's first lines and says how many more; the phone has them all.
     shown = tv.locator(".story-all .story-lines li:not(.more)").count()
     expect(phone.locator(".story-all")).to_be_visible()
