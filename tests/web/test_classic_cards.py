@@ -61,6 +61,14 @@ def panel(play, state, seat: int, language: str = "en") -> str:
     return phone_screen(table_for(GRANNA, state, play.players, language), 100 + seat)["ph-panel"]
 
 
+def panels(play, state, kept: dict) -> list[str]:
+    """Every seat's phone panel at ``state``, made as the server makes a room version's phones:
+    one room, one memo for all of them, and the room's ``kept`` fragments across its versions
+    (tests/web/test_no_leak_rendered.py holds that sharing them changes no screen)."""
+    table, shared = table_for(GRANNA, state, play.players, "en"), {}
+    return [phone_screen(table, 100 + seat, memo=shared, kept=kept)["ph-panel"] for seat in range(play.players)]
+
+
 def test_the_sample_games_deal_play_and_open_every_kind_of_window():
     dealt = {card for play in games() for card in play.start["cards"]["box"]}
     played = {entry["card"] for play in games() for entry in play.final["cards"]["face_up"]}
@@ -103,42 +111,51 @@ def test_during_a_card_window_every_living_phone_has_the_same_shape():
     his phone's shape at a glance: every living phone shows the same tag tree, buttons and text
     lengths (tests/web/test_night_fingerprint.py's fingerprint)."""
     checked = holders = 0
-    for play, state in states():
-        if state["phase"] not in ("card_window", "discussion", "defence", "mafia"):
-            continue
-        if (state.get("moments") or {}).get("on"):
-            continue
-        shapes = {}
-        for seat in range(play.players):
-            if state["dead"][seat] is None:
-                shapes[seat] = fingerprint(panel(play, state, seat))
-                holders += any(move["type"] == "play_card" for move in GRANNA.legal_actions(state, seat))
-        assert len(set(shapes.values())) == 1, f"{play} at {state['phase']}: living phones differ in shape"
-        checked += 1
+    for play in games():
+        kept: dict = {}
+        for state in play.states:
+            if state["phase"] not in ("card_window", "discussion", "defence", "mafia"):
+                continue
+            if (state.get("moments") or {}).get("on"):
+                continue
+            living = [seat for seat in range(play.players) if state["dead"][seat] is None]
+            shapes = {fingerprint(screen) for seat, screen in enumerate(panels(play, state, kept)) if seat in living}
+            holders += sum(any(move["type"] == "play_card" for move in GRANNA.legal_actions(state, seat)) for seat in living)
+            assert len(shapes) == 1, f"{play} at {state['phase']}: living phones differ in shape"
+            checked += 1
     assert checked > 20 and holders > 3, (checked, holders)
 
 
 def test_each_phone_shows_its_own_card_with_what_it_does_and_no_other_card():
     checked = 0
-    for play, state in states():
-        if (state.get("moments") or {}).get("on") or GRANNA.outcome(state) is not None:
-            continue
-        view = GRANNA.view(state, None)
-        for seat in range(play.players):
-            me = GRANNA.view(state, seat)["me"]
-            mine = me["card"]
-            screen = panel(play, state, seat)
-            area = re.search(r'<details class="action-card card">.*', screen, re.S)
-            assert area, f"seat {seat} has no card area"
-            name = html.unescape(re.search(r'<strong class="card-name">(.*?)</strong>', area.group(0)).group(1))
-            assert name == str(card_words.CARD_NAMES[mine["card"]])
-            assert effects(area.group(0))[0] == words.card_help(view, mine["card"])
-            neutral = not mine["usable"] and mine["card"] != C.NEUTRAL and not mine["used"]
-            assert (str(card_words.NEUTRAL_FOR_YOU) in area.group(0)) is neutral
-            waiting = bool(state["secret"]["cards"]["pending"][seat])
-            assert (str(card_words.WAITING) in area.group(0)) is waiting
-            checked += 1
+    for play in games():
+        kept: dict = {}
+        for state in play.states:
+            if (state.get("moments") or {}).get("on") or GRANNA.outcome(state) is not None:
+                continue
+            checked += check_own_cards(state, panels(play, state, kept))
     assert checked > 500
+
+
+def check_own_cards(state: dict, screens: list[str]) -> int:
+    """Each seat's card area in its panel (``screens``, by seat): its own card, what it does, and
+    whether it waits or is of no use to him; the number of seats checked."""
+    view = GRANNA.view(state, None)
+    checked = 0
+    for seat, screen in enumerate(screens):
+        me = GRANNA.view(state, seat)["me"]
+        mine = me["card"]
+        area = re.search(r'<details class="action-card card">.*', screen, re.S)
+        assert area, f"seat {seat} has no card area"
+        name = html.unescape(re.search(r'<strong class="card-name">(.*?)</strong>', area.group(0)).group(1))
+        assert name == str(card_words.CARD_NAMES[mine["card"]])
+        assert effects(area.group(0))[0] == words.card_help(view, mine["card"])
+        neutral = not mine["usable"] and mine["card"] != C.NEUTRAL and not mine["used"]
+        assert (str(card_words.NEUTRAL_FOR_YOU) in area.group(0)) is neutral
+        waiting = bool(state["secret"]["cards"]["pending"][seat])
+        assert (str(card_words.WAITING) in area.group(0)) is waiting
+        checked += 1
+    return checked
 
 
 def test_the_tv_shows_the_public_cards_and_badges_and_never_an_unplayed_card():
