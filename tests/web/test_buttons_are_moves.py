@@ -76,11 +76,12 @@ def test_every_button_of_a_phone_is_read_as_a_legal_move(ruleset):
     parse = functools.partial(parse_tap, ruleset.slug)   # as taps.py reads a phone's form
     pressed = 0
     for play in plays(ruleset):
+        kept: dict = {}   # as the server renders a room: fragments kept across its versions,
         for state in spread(play.states, 25):
-            table = table_for(ruleset, state, play.players, "en")
+            table, memo = table_for(ruleset, state, play.players, "en"), {}   # one memo a version
             for seat in range(play.players):
                 legal = ruleset.legal_actions(state, seat)
-                html = "".join(phone_screen(table, 100 + seat).values())
+                html = "".join(phone_screen(table, 100 + seat, memo=memo, kept=kept).values())
                 for fields in presses(html):
                     if fields.get("action") in COMPLETED_BY_THE_PAGE:
                         continue

@@ -102,12 +102,12 @@ def games(ruleset):
 
 def differing(ruleset, play, state) -> str | None:
     """None, or a description of two living phones that differ in shape at ``state``."""
-    table = table_for(ruleset, state, play.players, "en")
+    table, memo = table_for(ruleset, state, play.players, "en"), {}   # one memo for the version's phones
     groups: dict = {}
     for seat in range(play.players):
         key = situation(ruleset, state, seat)
         if key is not None:
-            groups.setdefault(key, []).append((seat, fingerprint(phone_screen(table, 100 + seat)["ph-panel"])))
+            groups.setdefault(key, []).append((seat, fingerprint(phone_screen(table, 100 + seat, memo=memo)["ph-panel"])))
     for members in groups.values():
         (first, shape), *rest = members
         for seat, other in rest:
