@@ -29,6 +29,18 @@ def longest_game(players: int):
     return max(plays, key=lambda play: len(play.events))
 
 
+def finished_game(room: Room, ruleset, play, players: list, **story) -> None:
+    """``play`` written into ``room`` as the writer leaves a finished game (its state, outcome and
+    whole log), its story at ``story`` (``story_step``, ``story_all``); the room's version moves on."""
+    game = Game.objects.create(
+        room=room, ruleset=ruleset.slug, options=play.options, seed=play.seed, seats=[p.pk for p in players],
+        names=[p.name for p in players], state=play.final, version=len(play.steps), next_seq=len(play.events),
+        status=Game.Status.FINISHED, outcome=ruleset.outcome(play.final).to_json(), finished=timezone.now(), **story)
+    Event.objects.bulk_create(Event(game=game, seq=seq, version=0, kind=event.kind, audience=event.audience,
+                                    data=event.data) for seq, event in enumerate(play.events))
+    services.changed(room)
+
+
 @needs_chromium
 def test_the_whole_story_of_a_long_game_fits_both_tvs(live_daphne, browser, output_dir):
     tv, url = open_tv(browser, live_daphne.url, size=STAGE_SIZES[0])
@@ -37,16 +49,7 @@ def test_the_whole_story_of_a_long_game_fits_both_tvs(live_daphne, browser, outp
     room = Room.objects.get(code=url.rstrip("/").rsplit("/", 1)[-1])
     for name in names[1:]:
         services.join_room(room, name)
-    play = longest_game(len(names))
-    players = list(room.players.all())
-    game = Game.objects.create(
-        room=room, ruleset="mrakoslapi", options=play.options, seed=play.seed, seats=[p.pk for p in players],
-        names=[p.name for p in players], state=play.final, version=len(play.steps), next_seq=len(play.events),
-        status=Game.Status.FINISHED, outcome=MRAK.outcome(play.final).to_json(), finished=timezone.now(),
-        story_all=True)
-    Event.objects.bulk_create(Event(game=game, seq=seq, version=0, kind=event.kind, audience=event.audience,
-                                    data=event.data) for seq, event in enumerate(play.events))
-    services.changed(room)
+    finished_game(room, MRAK, longest_game(len(names)), list(room.players.all()), story_all=True)
     for page in (tv, phone):   # written here, not by the server: its screens would hear of it at their next sync
         page.reload()
     expect(tv.locator("[data-story-all]")).to_have_attribute("data-story-all", "1")
@@ -104,15 +107,7 @@ def test_the_tallest_step_of_every_rulesets_story_fits_both_tvs(live_daphne, bro
     for ruleset in registry.all():
         for play, players, index in tallest_steps(ruleset):
             Game.objects.filter(room=room).delete()
-            seated = everyone[:players]
-            game = Game.objects.create(
-                room=room, ruleset=ruleset.slug, options=play.options, seed=play.seed, seats=[p.pk for p in seated],
-                names=[p.name for p in seated], state=play.final, version=len(play.steps), next_seq=len(play.events),
-                status=Game.Status.FINISHED, outcome=ruleset.outcome(play.final).to_json(), finished=timezone.now(),
-                story_step=index)
-            Event.objects.bulk_create(Event(game=game, seq=seq, version=0, kind=event.kind, audience=event.audience,
-                                            data=event.data) for seq, event in enumerate(play.events))
-            services.changed(room)
+            finished_game(room, ruleset, play, everyone[:players], story_step=index)
             for page in (tv, twin):
                 page.reload()
                 expect(page.locator("[data-story-step]")).to_have_attribute("data-story-step", str(index))
