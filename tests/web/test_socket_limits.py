@@ -20,10 +20,9 @@ from mafiagames.models import Game, Room
 from mafiagames.presence import PRESENCE
 
 from .helpers import started_game
-from .test_consumers import connections, marker, phone_socket, receive_until, receive_until_closed, tv_socket
+from .test_consumers import HANG_GUARD, connections, marker, phone_socket, receive_until, receive_until_closed, tv_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
-HANG_GUARD = 30  # seconds: only a broken test ever waits this long
 
 
 @pytest.fixture
