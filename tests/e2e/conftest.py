@@ -261,8 +261,9 @@ def pick_crew(tv, phones, names) -> int:
 
 def shown_version(page) -> int:
     """The room version a screen shows (#sv, sent with every update); -1 before the first."""
-    marker = page.locator("#sv")
-    return int(marker.get_attribute("data-v")) if marker.count() else -1
+    # One read in the page: a count, then a read, could fall between an update's removal of the
+    # marker and its new one.
+    return page.evaluate("() => { const m = document.querySelector('#sv'); return m ? +m.dataset.v : -1; }")
 
 
 def shown_turn(tv) -> int:
@@ -480,8 +481,9 @@ class StageWatch:
 
     def see(self) -> None:
         tv = self.tvs[0]
-        heading = tv.locator("#tv-main h2").first
-        phase = heading.inner_text() if heading.count() else "lobby"
+        # Read without waiting: the heading counted a moment ago may be gone (the screen moved on),
+        # and a waiting read would sit out the whole hang guard for it.
+        phase = (tv.locator("#tv-main h2").all_inner_texts() or ["lobby"])[0]
         phase = re.sub(r"\d+", "n", phase)   # round n: one check per kind of phase
         if phase not in self.seen:
             self.seen.add(phase)

@@ -25,7 +25,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from .conftest import (HANG_GUARD, NEWER_VERSION, STAGE_SIZES, check_stages, join_phone, needs_chromium, open_tv,
-                       shown_version, stage_twin)
+                       shown_version, stage_twin, tap_if_there)
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
 NAMES = ["Ann", "Bob"]
@@ -59,12 +59,13 @@ class Human:
         self.taps.append(what)
         # The flash shown now is an older answer's: only a new one (a new element) answers this tap.
         self.page.evaluate("() => { const f = document.getElementById('flash'); if (f) f.dataset.old = '1'; }")
-        button.click()
+        if not tap_if_there(button):
+            return   # gone since it was found: the screen moved on, and the loop looks again
         self.page.wait_for_function(
             "v => { const m = document.querySelector('#sv'); const f = document.querySelector('#flash.error');"
             " return (m && +m.dataset.v > v) || (f && !f.dataset.old && f.textContent.trim()); }", arg=before)
-        error = self.page.locator("#flash.error:not([data-old])")
-        refusal = error.inner_text().strip() if error.count() else ""
+        # Read without waiting (a newer update may replace the answer meanwhile).
+        refusal = " ".join(self.page.locator("#flash.error:not([data-old])").all_inner_texts()).strip()
         # A tap made as the bot moved is stale: the phone is refreshed and the loop looks again.
         assert not refusal or "out of date" in refusal, f"{self.name}: {what} refused: {refusal}"
 
