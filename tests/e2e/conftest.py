@@ -446,6 +446,25 @@ def check_stage(page, where: str, output_dir: Path | None = None) -> None:
     assert not problems, f"{label}:\n  " + "\n  ".join(problems)
 
 
+# Long names for the fullest screens: the longest a table of 21 is likely to type.
+LONG_NAMES = ["Alexandra", "Bartholomew", "Christina", "Dominik", "Evangeline", "Ferdinand", "Gwendolyn",
+              "Hieronymus", "Isabella", "Jaroslav", *(f"Player {i}" for i in range(11, 22))]
+
+
+def stage_room(browser, base_url: str, names: list[str]):
+    """A host's TV at 1920×1080 and its twin at 1280×720 on a new room that ``names`` joined (no
+    phones: the tests write the room's games themselves); (tv, twin, room)."""
+    from mafiagames import services
+    from mafiagames.models import Room
+
+    tv, url = open_tv(browser, base_url, size=STAGE_SIZES[0])
+    twin = stage_twin(tv)
+    room = Room.objects.get(code=url.rstrip("/").rsplit("/", 1)[-1])
+    for name in names:
+        services.join_room(room, name)
+    return tv, twin, room
+
+
 def stage_twin(tv, size: dict | None = None):
     """A second host TV on the same room at the other stage size, sharing the first's cookies
     (the host's): both are checked at every phase change."""

@@ -22,11 +22,10 @@ from mafiagames.rendering import tv_screen
 from tests.engines.playthrough import option_combinations, random_playthrough
 from tests.web.test_no_leak_rendered import table_for
 
-from .conftest import STAGE_SIZES, check_stages, needs_chromium, open_tv, stage_twin
+from .conftest import LONG_NAMES, check_stages, needs_chromium, stage_room
 
 pytestmark = [needs_chromium, pytest.mark.django_db(transaction=True)]
-NAMES = ["Alexandra", "Bartholomew", "Christina", "Dominik", "Evangeline", "Ferdinand", "Gwendolyn",
-         "Hieronymus", "Isabella", "Jaroslav", *(f"Player {i}" for i in range(11, 22))]
+NAMES = LONG_NAMES
 PER_RULESET = 3   # the fullest states of each ruleset, each of another phase
 
 
@@ -66,11 +65,7 @@ def show(room: Room, ruleset, state: dict, players: list) -> int:
 
 
 def test_the_fullest_screen_of_every_ruleset_fits_both_tvs(live_daphne, browser, output_dir):
-    tv, url = open_tv(browser, live_daphne.url, size=STAGE_SIZES[0])
-    twin = stage_twin(tv)
-    room = Room.objects.get(code=url.rstrip("/").rsplit("/", 1)[-1])
-    for name in NAMES:
-        services.join_room(room, name)
+    tv, twin, room = stage_room(browser, live_daphne.url, NAMES)
     # Every phone connected, as at a table (an away player's seat adds the host's proxy controls).
     room.players.update(connections=1)
     everyone = list(room.players.all())

@@ -17,7 +17,7 @@ from mafiagames import services, story
 from mafiagames.models import Event, Game, Room
 from tests.engines.playthrough import option_combinations, random_playthrough
 
-from .conftest import STAGE_SIZES, check_stages, join_phone, needs_chromium, open_tv, stage_twin
+from .conftest import LONG_NAMES, STAGE_SIZES, check_stages, join_phone, needs_chromium, open_tv, stage_room, stage_twin
 
 MRAK = registry.get("mrakoslapi")
 
@@ -68,8 +68,7 @@ def test_the_whole_story_of_a_long_game_fits_both_tvs(live_daphne, browser, outp
 
 
 # The longest names at the largest table, every option on: a story's pages are their tallest.
-NAMES = ["Alexandra", "Bartholomew", "Christina", "Dominik", "Evangeline", "Ferdinand", "Gwendolyn",
-         "Hieronymus", "Isabella", "Jaroslav", *(f"Player {i}" for i in range(11, 22))]
+NAMES = LONG_NAMES
 
 
 def tallest_steps(ruleset) -> list[tuple]:
@@ -97,11 +96,7 @@ def tallest_steps(ruleset) -> list[tuple]:
 
 @needs_chromium
 def test_the_tallest_step_of_every_rulesets_story_fits_both_tvs(live_daphne, browser, output_dir):
-    tv, url = open_tv(browser, live_daphne.url, size=STAGE_SIZES[0])
-    twin = stage_twin(tv)
-    room = Room.objects.get(code=url.rstrip("/").rsplit("/", 1)[-1])
-    for name in NAMES:
-        services.join_room(room, name)
+    tv, twin, room = stage_room(browser, live_daphne.url, NAMES)
     everyone = list(room.players.all())
     problems, checked = [], 0
     for ruleset in registry.all():

@@ -57,10 +57,6 @@ def states():
             yield play, state
 
 
-def panel(play, state, seat: int, language: str = "en") -> str:
-    return phone_screen(table_for(GRANNA, state, play.players, language), 100 + seat)["ph-panel"]
-
-
 def panels(play, state, kept: dict) -> list[str]:
     """Every seat's phone panel at ``state``, made as the server makes a room version's phones:
     one room, one memo for all of them, and the room's ``kept`` fragments across its versions
